@@ -1,0 +1,162 @@
+//! One error type for the whole library, its exit codes, and the `file:line:col` + snippet +
+//! caret rendering shared by errors and warnings.
+
+use crate::value::{Path, SourceMap, Span};
+use std::fmt::Write as _;
+
+/// What went wrong, which decides the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A file could not be read or written.
+    Io,
+    /// The input does not parse (YAML, JSON, MIME).
+    Parse,
+    /// A resource limit was hit (size, depth, alias expansion, documents).
+    Limit,
+    /// A directive is invalid (merge_how, strategy, rule).
+    Directive,
+    /// The inputs contradict each other (conflicting strategies, uniqueness).
+    Conflict,
+    /// A merge could not be carried out.
+    Merge,
+    /// A warning promoted by `--strict`.
+    Strict,
+    /// The command line is wrong.
+    Usage,
+}
+
+/// A library error: a message, where it happened, and what would fix it.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// Position in a source, when there is one.
+    pub span: Option<Span>,
+    /// File name for errors about a whole file (unreadable, too large) with no source text.
+    pub file: Option<String>,
+    pub hint: Option<String>,
+    /// Where in the document the error applies, for merge and rule errors.
+    pub path: Option<Path>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+            span: None,
+            file: None,
+            hint: None,
+            path: None,
+        }
+    }
+    pub fn at(mut self, span: Span) -> Error {
+        if !span.is_none() {
+            self.span = Some(span);
+        }
+        self
+    }
+    pub fn in_file(mut self, file: impl Into<String>) -> Error {
+        self.file = Some(file.into());
+        self
+    }
+    pub fn hint(mut self, hint: impl Into<String>) -> Error {
+        self.hint = Some(hint.into());
+        self
+    }
+    pub fn with_path(mut self, path: Path) -> Error {
+        self.path = Some(path);
+        self
+    }
+
+    /// `1` for anything wrong with the input, `2` for a wrong command line.
+    pub fn exit_code(&self) -> u8 {
+        match self.kind {
+            ErrorKind::Usage => 2,
+            _ => 1,
+        }
+    }
+
+    /// `error: ...` with position, source line, caret and hint.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        render("error", &self.message, self.span, self.file.as_deref(), self.hint.as_deref(), sources)
+    }
+}
+
+/// Something the real system does that deserves attention; `--strict` makes it an error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Warning {
+    pub message: String,
+    pub span: Option<Span>,
+    /// The document path the warning affects, so `--explain` can attach it to that value.
+    pub path: Option<Path>,
+}
+
+impl Warning {
+    pub fn new(message: impl Into<String>, span: Span) -> Warning {
+        Warning {
+            message: message.into(),
+            span: (!span.is_none()).then_some(span),
+            path: None,
+        }
+    }
+    pub fn with_path(mut self, path: Path) -> Warning {
+        self.path = Some(path);
+        self
+    }
+
+    /// One line: `warning: file:line:col: message`.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        match self.span.and_then(|s| sources.locate(s)) {
+            Some(loc) => format!("warning: {loc}: {}", self.message),
+            None => format!("warning: {}", self.message),
+        }
+    }
+
+    pub fn into_error(self) -> Error {
+        let mut e = Error::new(ErrorKind::Strict, self.message)
+            .hint("this is a warning made an error by --strict; drop --strict to render anyway");
+        e.span = self.span;
+        e.path = self.path;
+        e
+    }
+}
+
+fn render(
+    level: &str,
+    message: &str,
+    span: Option<Span>,
+    file: Option<&str>,
+    hint: Option<&str>,
+    sources: &SourceMap,
+) -> String {
+    let mut out = format!("{level}: {message}\n");
+    let located = span.and_then(|s| Some((s, sources.locate(s)?)));
+    if let Some((span, loc)) = located {
+        let _ = writeln!(out, "  --> {loc}");
+        if let Some(src) = sources.get(span.source) {
+            let line = src.line_text(loc.line);
+            let shown: String = line.chars().take(200).map(|c| if c == '\t' { ' ' } else { c }).collect();
+            let gutter = loc.line.to_string();
+            let pad = " ".repeat(gutter.len());
+            let _ = writeln!(out, "{pad} |");
+            let _ = writeln!(out, "{gutter} | {shown}");
+            let caret_len = sources
+                .slice(span)
+                .map(|s| s.lines().next().unwrap_or("").chars().count())
+                .unwrap_or(1)
+                .clamp(1, 60);
+            let col = loc.column.min(shown.chars().count() + 1);
+            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(caret_len));
+        }
+    } else if let Some(file) = file {
+        let _ = writeln!(out, "  --> {file}");
+    }
+    if let Some(hint) = hint {
+        let _ = writeln!(out, "  = hint: {hint}");
+    }
+    out
+}

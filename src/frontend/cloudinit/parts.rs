@@ -1,0 +1,264 @@
+//! User-data → the ordered list of parts cloud-init's handlers see (its `UserDataProcessor`):
+//! gzip, MIME multipart flattening, content-type detection by prefix, `#cloud-config-archive`
+//! explosion (extra entry keys become headers), Jinja parts (not rendered), and the parts that
+//! are skipped (`#include`, scripts, boothooks) with a warning.
+
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontend::{check_size, file_span, Input, Settings};
+use crate::load::{self, mime};
+use crate::value::{Kind, Node, SourceId, SourceMap, Span};
+
+/// A header as the part handler receives it, with where it was written.
+#[derive(Clone, Debug)]
+pub struct Header {
+    pub name: String,
+    pub value: String,
+    pub span: Span,
+}
+
+/// What a part is for the cloud-config handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartKind {
+    CloudConfig,
+    JsonPatch,
+}
+
+/// One cloud-config (or JSON-patch) part, its text already in the source map.
+#[derive(Clone, Debug)]
+pub struct Part {
+    pub kind: PartKind,
+    pub source: SourceId,
+    pub headers: Vec<Header>,
+}
+
+impl Part {
+    /// `dict(part)[name]`: the key exists only for an exact raw name; its value is that of the
+    /// first header matching case-insensitively.
+    pub fn header(&self, name: &str) -> Option<&Header> {
+        if !self.headers.iter().any(|h| h.name == name) {
+            return None;
+        }
+        self.headers.iter().find(|h| h.name.eq_ignore_ascii_case(name))
+    }
+}
+
+const DECOMP_TYPES: [&str; 7] = [
+    "application/gzip",
+    "application/gzip-compressed",
+    "application/gzipped",
+    "application/x-compress",
+    "application/x-compressed",
+    "application/x-gzip",
+    "application/x-gzip-compressed",
+];
+
+/// cloud-init's prefix table, longest prefix first.
+const PREFIXES: [(&str, &str); 9] = [
+    ("#cloud-config-archive", "text/cloud-config-archive"),
+    ("#cloud-config-jsonp", "text/cloud-config-jsonp"),
+    ("## template: jinja", "text/jinja2"),
+    ("#cloud-boothook", "text/cloud-boothook"),
+    ("#include-once", "text/x-include-once-url"),
+    ("#part-handler", "text/part-handler"),
+    ("#cloud-config", "text/cloud-config"),
+    ("#include", "text/x-include-url"),
+    ("#!", "text/x-shellscript"),
+];
+
+/// `handlers.type_from_starts_with`: lower-cased, leading white space stripped, prefix match.
+pub fn type_from_starts_with(text: &str) -> Option<&'static str> {
+    let head: String = text.trim_start().chars().take(32).collect::<String>().to_lowercase();
+    PREFIXES.iter().find(|(p, _)| head.starts_with(p)).map(|(_, t)| *t)
+}
+
+/// A leaf of the processed message before its type is settled.
+struct Leaf {
+    label: String,
+    content_type: String,
+    headers: Vec<Header>,
+    body: Vec<u8>,
+    /// Where to point diagnostics about the whole leaf.
+    at: Span,
+}
+
+/// Expands every input into cloud-config parts, in order.
+pub fn collect(inputs: Vec<Input>, sources: &mut SourceMap, settings: &Settings, warnings: &mut Vec<Warning>) -> Result<Vec<Part>> {
+    let mut parts = Vec::new();
+    for input in inputs {
+        for leaf in leaves(input, sources, settings)? {
+            process_leaf(leaf, sources, settings, warnings, &mut parts)?;
+        }
+    }
+    Ok(parts)
+}
+
+fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<Vec<Leaf>> {
+    check_size(&input, settings)?;
+    let name = input.name;
+    if input.bytes.is_empty() {
+        return Err(Error::new(ErrorKind::Parse, format!("{name} is empty"))
+            .in_file(&name)
+            .hint("cloud-init ignores empty user-data; give a #cloud-config file or leave it out"));
+    }
+    let bytes = if mime::is_gzip(&input.bytes) {
+        mime::gunzip(&input.bytes, settings.load.max_input_size).map_err(|e| Error::new(ErrorKind::Parse, format!("{name}: {e}")).in_file(&name))?
+    } else {
+        input.bytes
+    };
+    if !mime::is_mime(&bytes) {
+        let text = text_of(bytes, &name, sources)?;
+        let id = sources.add(name.clone(), text);
+        let body = sources.text(id).as_bytes().to_vec();
+        return Ok(vec![Leaf { label: name, content_type: "text/x-not-multipart".into(), headers: Vec::new(), body, at: file_span(id) }]);
+    }
+    let text = text_of(bytes, &name, sources)?;
+    let id = sources.add(name.clone(), text);
+    let raw = sources.text(id).as_bytes();
+    let parts = mime::parse(raw).map_err(|e| {
+        Error::new(ErrorKind::Parse, format!("invalid MIME user-data: {}", e.message))
+            .at(Span::new(id, e.offset, e.offset + 1))
+            .hint("check the Content-Type boundary parameter and the --boundary lines")
+    })?;
+    Ok(parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let headers = p.headers.into_iter().map(|h| Header { name: h.name, value: h.value, span: Span::new(id, h.offset, h.offset + h.len) }).collect();
+            Leaf { label: format!("{name}, part {}", i + 1), content_type: p.content_type, headers, body: p.body, at: Span::new(id, p.offset, p.offset + 1) }
+        })
+        .collect())
+}
+
+/// A top-level input must be text: binary or invalid UTF-8 is an error, with its position.
+fn text_of(bytes: Vec<u8>, name: &str, sources: &mut SourceMap) -> Result<String> {
+    let text = match load::decode_utf8(bytes) {
+        Ok(t) => t,
+        Err((lossy, at)) => {
+            let id = sources.add(name.to_string(), lossy);
+            return Err(load::utf8_error(id, at));
+        }
+    };
+    if let Some(at) = text.find('\0') {
+        let id = sources.add(name.to_string(), text.replace('\0', " "));
+        return Err(Error::new(ErrorKind::Parse, "input contains NUL bytes: it is a binary file, not user-data")
+            .at(Span::new(id, at, at + 1))
+            .hint("give text user-data (#cloud-config, MIME multipart) or gzip of it"));
+    }
+    Ok(text)
+}
+
+fn skip(warnings: &mut Vec<Warning>, leaf: &Leaf, why: String) {
+    warnings.push(Warning::new(format!("{}: {why}", leaf.label), leaf.at));
+}
+
+fn process_leaf(mut leaf: Leaf, sources: &mut SourceMap, settings: &Settings, warnings: &mut Vec<Warning>, out: &mut Vec<Part>) -> Result<()> {
+    let mut declared = leaf.content_type.clone();
+    if DECOMP_TYPES.contains(&declared.as_str()) {
+        match mime::gunzip(&leaf.body, settings.load.max_input_size) {
+            Ok(b) => leaf.body = b,
+            Err(e) => {
+                skip(warnings, &leaf, format!("skipped by cloud-init: {e}"));
+                return Ok(());
+            }
+        }
+        declared = "text/plain".into();
+    }
+    let text = match String::from_utf8(std::mem::take(&mut leaf.body)) {
+        Ok(t) => t,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    let detected = if matches!(declared.as_str(), "text/plain" | "text/x-not-multipart" | "text/x-shellscript") {
+        type_from_starts_with(&text).map(str::to_string).unwrap_or(declared)
+    } else {
+        declared
+    };
+    route(leaf, detected, text, sources, settings, warnings, out)
+}
+
+fn route(leaf: Leaf, ctype: String, text: String, sources: &mut SourceMap, settings: &Settings, warnings: &mut Vec<Warning>, out: &mut Vec<Part>) -> Result<()> {
+    match ctype.as_str() {
+        "text/cloud-config" | "text/cloud-config-jsonp" => {
+            let kind = if ctype == "text/cloud-config" { PartKind::CloudConfig } else { PartKind::JsonPatch };
+            let source = sources.add(leaf.label, text);
+            out.push(Part { kind, source, headers: leaf.headers });
+        }
+        "text/cloud-config-archive" => explode_archive(leaf, text, sources, settings, warnings, out)?,
+        "text/jinja2" => {
+            // cloud-init renders the template with instance data, then re-types the result.
+            let body = text.split_once('\n').map(|(_, rest)| rest).unwrap_or("").to_string();
+            let retyped = type_from_starts_with(&body);
+            if retyped == Some("text/cloud-config") {
+                skip(warnings, &leaf, "Jinja template is not rendered by strata: its text is used as it is".into());
+                let source = sources.add(format!("{} (jinja body)", leaf.label), body);
+                out.push(Part { kind: PartKind::CloudConfig, source, headers: leaf.headers });
+            } else {
+                skip(warnings, &leaf, "Jinja template that does not render to #cloud-config: skipped".into());
+            }
+        }
+        "text/x-include-url" | "text/x-include-once-url" => {
+            skip(warnings, &leaf, "#include parts are not followed: strata does not fetch URLs or files named in user-data".into());
+        }
+        "text/x-not-multipart" => {
+            skip(warnings, &leaf, "ignored by cloud-init: not MIME and no known first line (start it with #cloud-config)".into());
+        }
+        other => skip(warnings, &leaf, format!("{other} part is not cloud-config: skipped")),
+    }
+    Ok(())
+}
+
+const ARCHIVE_RESERVED: [&str; 7] = ["content", "filename", "type", "launch-index", "content-disposition", "number-attachments", "content-type"];
+
+fn explode_archive(leaf: Leaf, text: String, sources: &mut SourceMap, settings: &Settings, warnings: &mut Vec<Warning>, out: &mut Vec<Part>) -> Result<()> {
+    let id = sources.add(leaf.label.clone(), text);
+    let doc = match load::yaml::load_single(sources.text(id), id, &settings.load, warnings) {
+        Ok(d) => d,
+        Err(e) => {
+            warnings.push(Warning::new(format!("{}: archive skipped by cloud-init: {}", leaf.label, e.message), e.span.unwrap_or(leaf.at)));
+            return Ok(());
+        }
+    };
+    let Some(Node { kind: Kind::List(entries), .. }) = doc else {
+        warnings.push(Warning::new(format!("{}: #cloud-config-archive must be a YAML list: skipped", leaf.label), file_span(id)));
+        return Ok(());
+    };
+    for (j, entry) in entries.iter().enumerate() {
+        let label = format!("{}, entry {}", leaf.label, j + 1);
+        let (content, ctype, headers) = match &entry.kind {
+            Kind::Str(s) => (s.to_string(), None, Vec::new()),
+            Kind::Map(m) => {
+                let content = match entry.get("content") {
+                    None => String::new(),
+                    Some(Node { kind: Kind::Str(s), .. }) => s.to_string(),
+                    Some(other) => {
+                        warnings.push(Warning::new(format!("{label}: 'content' must be a string: entry skipped"), other.span));
+                        continue;
+                    }
+                };
+                let ctype = entry.get("type").and_then(Node::as_str).filter(|t| !t.is_empty()).map(str::to_string);
+                let headers = m
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        let name = k.as_str()?;
+                        if ARCHIVE_RESERVED.contains(&name.to_ascii_lowercase().as_str()) {
+                            return None;
+                        }
+                        let value = match &v.kind {
+                            Kind::Str(s) => s.to_string(),
+                            _ => crate::merge::key_text(v),
+                        };
+                        Some(Header { name: name.to_string(), value, span: k.span() })
+                    })
+                    .collect();
+                (content, ctype, headers)
+            }
+            _ => continue,
+        };
+        let ctype = ctype.unwrap_or_else(|| type_from_starts_with(&content).unwrap_or("text/cloud-config").to_string());
+        let entry_leaf = Leaf { label, content_type: ctype.clone(), headers, body: Vec::new(), at: entry.span };
+        match ctype.as_str() {
+            "text/cloud-config" | "text/cloud-config-jsonp" | "text/jinja2" => route(entry_leaf, ctype, content, sources, settings, warnings, out)?,
+            other => skip(warnings, &entry_leaf, format!("{other} entry is not cloud-config: skipped")),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! `strata merge`: plain YAML / JSON files layered in order (later over earlier). Without
+//! `--how`: maps merge deeply and anything else is replaced. With `--how`: cloud-init's merger
+//! grammar, with cloud-init's exact semantics, for every layer.
+
+use super::{add_text_input, Input, Rendered, Settings};
+use crate::error::{Error, ErrorKind, Result};
+use crate::load::{self, yaml};
+use crate::merge::{Engine, Trace};
+use crate::strategy::{how, Origin, RuleSet, Stack};
+use crate::value::{Node, SourceMap, Span};
+
+/// Loads every input (each YAML document is a layer) and merges the layers in order.
+pub fn render(inputs: Vec<Input>, how_spec: Option<&str>, sources: &mut SourceMap, settings: &Settings) -> Result<Rendered> {
+    let mut warnings = Vec::new();
+    let stack = match how_spec {
+        None => Stack::deep_default(),
+        Some(text) => {
+            let origin = Origin::Default(format!("--how '{text}'"));
+            how::parse_string(text, &origin, Span::NONE).map_err(|e| {
+                Error::new(ErrorKind::Usage, format!("invalid --how: {}", e.message)).hint("--how takes cloud-init's merger grammar, e.g. 'dict(recurse_list)+list(append)'")
+            })?
+        }
+    };
+    let cloud_init = how_spec.is_some();
+    let rules = RuleSet::single(stack);
+    let mut layers = Vec::new();
+    for input in inputs {
+        let json = load::is_json_name(&input.name);
+        let id = add_text_input(input, sources, settings)?;
+        let text = sources.text(id);
+        if json {
+            layers.push(load::json::load(text, id, &settings.load)?);
+        } else {
+            layers.extend(yaml::load_stream(text, id, &settings.load, &mut warnings)?);
+        }
+    }
+    let mut trace = settings.explain.then(Trace::default);
+    let mut acc = Node::empty_map(Span::NONE);
+    for (i, layer) in layers.into_iter().enumerate() {
+        if let Some(t) = trace.as_mut() {
+            t.layer = i as u32;
+        }
+        if cloud_init && layer.as_map().is_none() {
+            return Err(Error::new(ErrorKind::Merge, format!("with --how every layer must be a mapping, not a {}", layer.type_name()))
+                .at(layer.span)
+                .hint("cloud-init merges mappings only; drop --how to replace non-mapping documents"));
+        }
+        let mut engine = Engine::new(&rules, trace.as_mut());
+        acc = engine.merge_layer(acc, layer).map_err(|(e, _)| merge_error(e))?;
+    }
+    Ok(Rendered { doc: acc, header: None, warnings, trace })
+}
+
+fn merge_error(e: crate::merge::MergeError) -> Error {
+    Error::new(ErrorKind::Merge, format!("{} (at {})", e.message, if e.path.0.is_empty() { "/".to_string() } else { e.path.to_string() }))
+        .at(e.span)
+        .with_path(e.path)
+        .hint("cloud-init would drop this layer; change the layer or the --how spec")
+}

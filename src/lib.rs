@@ -1,0 +1,26 @@
+//! strata renders layered configuration the way the system that owns the format merges it,
+//! and explains where every value came from.
+//!
+//! Data flow:
+//!
+//! ```text
+//! argv ─ cli ─▶ inputs (read once) ─▶ SourceMap (text + lines), a SourceId per file / part
+//! bytes ─ load::{yaml,json,mime} ─▶ value::Node trees; every node carries a Span
+//! documents ─ frontend::<name> ─▶ ordered layers + strategy::RuleSet
+//! layers ─ merge::Engine (Merger per kind, dispatch on the old value's type) ─▶ merged Node
+//!           └─ with --explain only: merge::Trace of Steps
+//! merged ─ render::{yaml,json,explain} ─▶ stdout or --out
+//! failure ─ error::Error + SourceMap ─▶ "file:line:col" + snippet, exit code
+//! ```
+//!
+//! Modules: [`value`] (tree, spans, paths), [`load`], [`strategy`], [`merge`], [`frontend`],
+//! [`render`], [`error`], and [`cli`] — the only one that touches files and the terminal.
+
+pub mod cli;
+pub mod error;
+pub mod frontend;
+pub mod load;
+pub mod merge;
+pub mod render;
+pub mod strategy;
+pub mod value;

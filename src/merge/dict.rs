@@ -1,0 +1,127 @@
+//! Dict merger: cloud-init's `m_dict` (`replace`, `no_replace`, `allow_delete`,
+//! `recurse_list`/`recurse_array`, `recurse_str`; mappings always recurse under no_replace)
+//! and the plain deep merge (`Deep`: recurse when both are maps, else the new value wins).
+
+use super::{Engine, MergeError, Merger, Outcome};
+use crate::strategy::{DictMethod, DictOpts, Merger as Spec};
+use crate::value::{Kind, Node};
+
+pub struct DictMerger<'a> {
+    pub opts: DictOpts,
+    pub spec: &'a Spec,
+}
+
+/// What happens at a key both sides have.
+enum Action {
+    Delete,
+    Replace,
+    Recurse,
+    Keep,
+}
+
+impl DictMerger<'_> {
+    fn action(&self, old: &Node, new: &Node) -> Action {
+        if new.is_null() && self.opts.allow_delete {
+            return Action::Delete;
+        }
+        match self.opts.method {
+            DictMethod::Replace => Action::Replace,
+            DictMethod::NoReplace => {
+                let recurse = match new.kind {
+                    Kind::Map(_) => true,
+                    Kind::List(_) => self.opts.recurse_list,
+                    Kind::Str(_) => self.opts.recurse_str,
+                    _ => false,
+                };
+                if recurse {
+                    Action::Recurse
+                } else {
+                    Action::Keep
+                }
+            }
+            DictMethod::Deep => {
+                if old.as_map().is_some() && new.as_map().is_some() {
+                    Action::Recurse
+                } else {
+                    Action::Replace
+                }
+            }
+        }
+    }
+}
+
+impl Merger for DictMerger<'_> {
+    fn check(&self, eng: &mut Engine<'_>, old: &Node, new: &Node) -> Result<(), MergeError> {
+        let (Some(om), Some(nm)) = (old.as_map(), new.as_map()) else {
+            return Ok(());
+        };
+        for (k, nv) in nm.iter() {
+            if let Some(ov) = om.get(k) {
+                if let Action::Recurse = self.action(ov, nv) {
+                    eng.push_key(k);
+                    let r = eng.check(ov, nv);
+                    eng.pop();
+                    r?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
+        if self.opts.method == DictMethod::Deep && new.as_map().is_none() {
+            eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&old], &[]);
+            return new;
+        }
+        if old.as_map().is_none() || new.as_map().is_none() {
+            // cloud-init: a new value that is not a mapping leaves the old mapping as it is.
+            eng.record(Outcome::Kept, Some(self.spec), old.span, &[], &[&new]);
+            return old;
+        }
+        let span = old.span;
+        let (Kind::Map(mut om), Kind::Map(nm)) = (old.kind, new.kind) else {
+            return Node::empty_map(span);
+        };
+        let tracing = eng.tracing();
+        for (k, nv) in nm.into_iter() {
+            eng.push_key(&k);
+            match om.get_index_of(&k) {
+                None => {
+                    eng.record(Outcome::Added, Some(self.spec), nv.span, &[], &[]);
+                    om.insert(k, nv);
+                }
+                Some(i) => {
+                    let Some((_, ov)) = om.get_index_mut(i) else { continue };
+                    match self.action(ov, &nv) {
+                        Action::Delete => {
+                            if tracing {
+                                eng.record(Outcome::Deleted, Some(self.spec), nv.span, &[&*ov], &[]);
+                            }
+                            om.shift_remove_index(i);
+                        }
+                        Action::Replace => {
+                            if tracing {
+                                eng.record(Outcome::Replaced, Some(self.spec), nv.span, &[&*ov], &[]);
+                            }
+                            *ov = nv;
+                        }
+                        Action::Keep => {
+                            if tracing {
+                                eng.record(Outcome::Kept, Some(self.spec), ov.span, &[], &[&nv]);
+                            }
+                        }
+                        Action::Recurse => {
+                            let taken = ov.take();
+                            let merged = eng.merge(taken, nv);
+                            if let Some((_, slot)) = om.get_index_mut(i) {
+                                *slot = merged;
+                            }
+                        }
+                    }
+                }
+            }
+            eng.pop();
+        }
+        Node { kind: Kind::Map(om), span }
+    }
+}

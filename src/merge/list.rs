@@ -1,0 +1,141 @@
+//! List merger: cloud-init's `m_list` — `append`, `prepend` (iterating the new value: a string
+//! gives its characters, a mapping its keys), index-wise `replace` that keeps the old length,
+//! `no_replace`, the `recurse_*` options — plus `Whole` (the new value replaces the list).
+
+use super::{Engine, MergeError, Merger, Outcome};
+use crate::strategy::{ListMethod, ListOpts, Merger as Spec};
+use crate::value::{Key, Kind, Node, Span};
+
+pub struct ListMerger<'a> {
+    pub opts: ListOpts,
+    pub spec: &'a Spec,
+}
+
+impl ListMerger<'_> {
+    fn recurses(&self, new: &Node) -> bool {
+        match new.kind {
+            Kind::List(_) => self.opts.recurse_list,
+            Kind::Str(_) => self.opts.recurse_str,
+            Kind::Map(_) => self.opts.recurse_dict,
+            _ => false,
+        }
+    }
+}
+
+/// Python's `list(x)` for the values the dict merger can hand over.
+fn iterate(new: Node) -> Vec<Node> {
+    let span = new.span;
+    match new.kind {
+        Kind::List(items) => items.into_vec(),
+        Kind::Str(s) => s.chars().map(|c| Node::str(c.to_string(), char_span(span))).collect(),
+        Kind::Map(m) => m.into_keys().map(|k| k.0).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn char_span(span: Span) -> Span {
+    span
+}
+
+impl Merger for ListMerger<'_> {
+    fn check(&self, eng: &mut Engine<'_>, old: &Node, new: &Node) -> Result<(), MergeError> {
+        let Some(old_items) = old.as_list() else { return Ok(()) };
+        match (self.opts.method, &new.kind) {
+            (ListMethod::Append | ListMethod::Prepend, Kind::List(_) | Kind::Str(_) | Kind::Map(_)) => Ok(()),
+            (ListMethod::Append | ListMethod::Prepend, _) => {
+                Err(eng.error(format!("'{}' object is not iterable (TypeError): cannot add it to a list", py_type(new)), new.span))
+            }
+            (ListMethod::Whole, _) | (ListMethod::Replace, Kind::Str(_) | Kind::Map(_)) => Ok(()),
+            (ListMethod::Replace, Kind::List(new_items)) => {
+                for (i, (o, n)) in old_items.iter().zip(new_items.iter()).enumerate() {
+                    if self.recurses(n) {
+                        eng.push_index(i);
+                        let r = eng.check(o, n);
+                        eng.pop();
+                        r?;
+                    }
+                }
+                Ok(())
+            }
+            (ListMethod::NoReplace, Kind::Map(m)) => {
+                let common = old_items.len().min(m.len());
+                match (0..common).find(|&i| !m.contains_key(&Key(Node::new(Kind::Int(i as i64), Span::NONE)))) {
+                    Some(i) => Err(eng.error(format!("KeyError: {i} (list(no_replace) indexes the new mapping by position)"), new.span)),
+                    None => Ok(()),
+                }
+            }
+            (ListMethod::NoReplace, _) | (ListMethod::Replace, _) => Ok(()),
+        }
+    }
+
+    fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
+        let span = old.span;
+        let Kind::List(old_items) = old.kind else { return new };
+        let mut items = old_items.into_vec();
+        match self.opts.method {
+            ListMethod::Whole => {
+                eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&Node::list(items, span)], &[]);
+                new
+            }
+            ListMethod::Replace if !matches!(new.kind, Kind::List(_)) => {
+                // The type changes: the new value is returned as it is.
+                eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&Node::list(items, span)], &[]);
+                new
+            }
+            ListMethod::Append => {
+                let start = items.len();
+                let added = iterate(new);
+                for (j, item) in added.iter().enumerate() {
+                    eng.push_index(start + j);
+                    eng.record(Outcome::Appended, Some(self.spec), item.span, &[], &[]);
+                    eng.pop();
+                }
+                items.extend(added);
+                Node::list(items, span)
+            }
+            ListMethod::Prepend => {
+                let mut merged = iterate(new);
+                for (j, item) in merged.iter().enumerate() {
+                    eng.push_index(j);
+                    eng.record(Outcome::Prepended, Some(self.spec), item.span, &[], &[]);
+                    eng.pop();
+                }
+                merged.extend(items);
+                Node::list(merged, span)
+            }
+            ListMethod::NoReplace => {
+                eng.record(Outcome::Kept, Some(self.spec), span, &[], &[&new]);
+                Node::list(items, span)
+            }
+            ListMethod::Replace => {
+                let Kind::List(new_items) = new.kind else { return Node::list(items, span) };
+                for (i, n) in new_items.into_vec().into_iter().enumerate() {
+                    let Some(slot) = items.get_mut(i) else {
+                        // Extra new items are dropped: the old length is kept.
+                        eng.push_index(i);
+                        eng.record(Outcome::Kept, Some(self.spec), span, &[], &[&n]);
+                        eng.pop();
+                        continue;
+                    };
+                    eng.push_index(i);
+                    if self.recurses(&n) {
+                        let taken = slot.take();
+                        *slot = eng.merge(taken, n);
+                    } else {
+                        eng.record(Outcome::Replaced, Some(self.spec), n.span, &[&*slot], &[]);
+                        *slot = n;
+                    }
+                    eng.pop();
+                }
+                Node::list(items, span)
+            }
+        }
+    }
+}
+
+fn py_type(n: &Node) -> &'static str {
+    match n.kind {
+        Kind::Null => "NoneType",
+        _ => n.type_name(),
+    }
+}

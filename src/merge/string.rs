@@ -1,0 +1,37 @@
+//! Str merger: cloud-init's `m_str`. Without `append` the new value (of any type) wins; with
+//! `append` strings are joined, and a non-string new value is a TypeError (the part is dropped).
+
+use super::{Engine, MergeError, Merger, Outcome};
+use crate::strategy::{Merger as Spec, StrOpts};
+use crate::value::{Kind, Node};
+
+pub struct StrMerger<'a> {
+    pub opts: StrOpts,
+    pub spec: &'a Spec,
+}
+
+impl Merger for StrMerger<'_> {
+    fn check(&self, eng: &mut Engine<'_>, _old: &Node, new: &Node) -> Result<(), MergeError> {
+        if self.opts.append && new.as_str().is_none() {
+            return Err(eng.error(
+                format!("can only concatenate str (not \"{}\") to str (TypeError in str(append))", new.type_name()),
+                new.span,
+            ));
+        }
+        Ok(())
+    }
+
+    fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
+        match (&old.kind, &new.kind) {
+            (Kind::Str(a), Kind::Str(b)) if self.opts.append => {
+                let joined = format!("{a}{b}");
+                eng.record(Outcome::Concatenated, Some(self.spec), old.span, &[], &[&old, &new]);
+                Node::str(joined, old.span)
+            }
+            _ => {
+                eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&old], &[]);
+                new
+            }
+        }
+    }
+}

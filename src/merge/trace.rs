@@ -1,0 +1,125 @@
+//! The provenance trace: one `Step` per merge decision, recorded only under `--explain`.
+//! A step names the output path, the outcome, the merger that decided (its text and where it
+//! was written), the span of the value that won, and the values it overrode or ignored.
+
+use crate::strategy::{Merger, Origin};
+use crate::value::{Kind, Node, Path, Span};
+use std::collections::HashMap;
+use std::fmt;
+
+/// What a merge decision did to a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The value was new at its path.
+    Added,
+    /// The old value stayed; the new one was ignored.
+    Kept,
+    /// The new value replaced the old one.
+    Replaced,
+    Appended,
+    Prepended,
+    /// Both were containers and were merged member by member.
+    Merged,
+    /// The old value was removed (cloud-init `allow_delete`, knockout, ...).
+    Deleted,
+    /// A whole layer was dropped (cloud-init rejected or skipped the part).
+    DroppedPart,
+    /// Strings were joined (`str(append)`).
+    Concatenated,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Added => "added",
+            Outcome::Kept => "kept",
+            Outcome::Replaced => "replaced",
+            Outcome::Appended => "appended",
+            Outcome::Prepended => "prepended",
+            Outcome::Merged => "merged",
+            Outcome::Deleted => "deleted",
+            Outcome::DroppedPart => "dropped-part",
+            Outcome::Concatenated => "concatenated",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The rule that decided, as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleRef {
+    pub text: String,
+    pub origin: Origin,
+}
+
+impl From<&Merger> for RuleRef {
+    fn from(m: &Merger) -> RuleRef {
+        RuleRef { text: m.text.clone(), origin: m.origin.clone() }
+    }
+}
+
+/// Another value involved in a decision: what it was and where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prior {
+    pub value: Node,
+    pub span: Span,
+}
+
+impl Prior {
+    /// Scalars are kept whole; containers as an empty container of the same kind, to keep
+    /// the trace small (the explanation only shows their position).
+    pub fn of(node: &Node) -> Prior {
+        let value = match &node.kind {
+            Kind::List(_) => Node::list(Vec::new(), node.span),
+            Kind::Map(_) => Node::empty_map(node.span),
+            _ => node.clone(),
+        };
+        Prior { value, span: node.span }
+    }
+}
+
+/// One decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// Index of the layer (part, file) being merged in.
+    pub layer: u32,
+    pub path: Path,
+    pub outcome: Outcome,
+    pub rule: Option<RuleRef>,
+    /// The value that is in the result after this step.
+    pub value: Span,
+    /// Values this step replaced or deleted.
+    pub overrode: Vec<Prior>,
+    /// Values this step left out (kept old) or joined in (concatenated).
+    pub others: Vec<Prior>,
+}
+
+/// Every decision of one render, in order.
+#[derive(Debug, Default)]
+pub struct Trace {
+    pub steps: Vec<Step>,
+    pub layer: u32,
+    by_value: HashMap<Span, Vec<usize>>,
+}
+
+impl Trace {
+    pub fn push(&mut self, step: Step) {
+        self.by_value.entry(step.value).or_default().push(self.steps.len());
+        self.steps.push(step);
+    }
+
+    /// The last decision that put the value written at `span` where it is.
+    pub fn last_for(&self, span: Span) -> Option<&Step> {
+        self.by_value.get(&span).and_then(|v| v.last()).and_then(|&i| self.steps.get(i))
+    }
+
+    /// Every decision about this value, oldest first.
+    pub fn all_for(&self, span: Span) -> impl Iterator<Item = &Step> {
+        self.by_value.get(&span).into_iter().flatten().filter_map(|&i| self.steps.get(i))
+    }
+}

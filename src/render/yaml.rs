@@ -1,0 +1,301 @@
+//! Our YAML writer: block style, input key order, and every string quoted that a YAML 1.1 (or
+//! 1.2) reader would take for another type, so the file means the same to PyYAML, Psych and
+//! friends. Multi-line strings become literal blocks. An optional annotator puts a trailing
+//! comment on chosen lines (used by `--explain`).
+
+use crate::load::resolve::is_ambiguous;
+use crate::merge::key_text;
+use crate::value::{Kind, Node, Path};
+
+/// Returns the comment (without `#`) for a node written at a path, if any.
+pub type Annotate<'a> = dyn FnMut(&Node, &Path) -> Option<String> + 'a;
+
+/// Renders a document. `header` (e.g. `#cloud-config`) goes on the first line.
+pub fn to_string(doc: &Node, header: Option<&str>) -> String {
+    let mut w = Writer { out: String::new(), annotate: None, path: Path::root(), comments: Vec::new() };
+    if let Some(h) = header {
+        w.out.push_str(h);
+        w.out.push('\n');
+    }
+    w.document(doc);
+    w.out
+}
+
+/// Renders a document and returns, for each commented line, its end offset and comment.
+pub fn to_string_annotated(doc: &Node, header: Option<&str>, annotate: &mut Annotate<'_>) -> (String, Vec<(usize, String)>) {
+    let mut w = Writer { out: String::new(), annotate: Some(annotate), path: Path::root(), comments: Vec::new() };
+    if let Some(h) = header {
+        w.out.push_str(h);
+        w.out.push('\n');
+    }
+    w.document(doc);
+    (w.out, w.comments)
+}
+
+struct Writer<'a, 'b> {
+    out: String,
+    annotate: Option<&'a mut Annotate<'b>>,
+    path: Path,
+    comments: Vec<(usize, String)>,
+}
+
+impl Writer<'_, '_> {
+    fn document(&mut self, doc: &Node) {
+        match &doc.kind {
+            Kind::Map(m) if !m.is_empty() => self.map_body(doc, 0),
+            Kind::List(l) if !l.is_empty() => self.list_body(doc, 0),
+            _ => {
+                self.inline(doc, 0);
+                self.newline(doc);
+            }
+        }
+    }
+
+    /// Ends the current line, attaching the node's comment if it has one.
+    fn newline(&mut self, node: &Node) {
+        if let Some(annotate) = self.annotate.as_mut() {
+            if let Some(c) = annotate(node, &self.path) {
+                self.comments.push((self.out.len(), c));
+            }
+        }
+        self.out.push('\n');
+    }
+
+    fn indent(&mut self, n: usize) {
+        for _ in 0..n {
+            self.out.push(' ');
+        }
+    }
+
+    fn map_body(&mut self, node: &Node, indent: usize) {
+        let Some(m) = node.as_map() else { return };
+        let mut first = true;
+        for (k, v) in m.iter() {
+            if !first {
+                self.indent(indent);
+            }
+            first = false;
+            let tracking = self.annotate.is_some();
+            if tracking {
+                self.path.push_key(&key_text(&k.0));
+            }
+            let key = key_string(&k.0);
+            if key.len() > 1000 {
+                self.out.push_str("? ");
+                self.out.push_str(&key);
+                self.out.push('\n');
+                self.indent(indent);
+                self.out.push(':');
+            } else {
+                self.out.push_str(&key);
+                self.out.push(':');
+            }
+            self.value_after_indicator(v, indent);
+            if tracking {
+                self.path.pop();
+            }
+        }
+    }
+
+    fn list_body(&mut self, node: &Node, indent: usize) {
+        let Some(items) = node.as_list() else { return };
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.indent(indent);
+            }
+            if self.annotate.is_some() {
+                self.path.push_index(i);
+            }
+            self.out.push('-');
+            match &item.kind {
+                Kind::Map(m) if !m.is_empty() => {
+                    self.out.push(' ');
+                    self.map_body(item, indent + 2);
+                }
+                Kind::List(l) if !l.is_empty() => {
+                    self.out.push(' ');
+                    self.list_body(item, indent + 2);
+                }
+                _ => self.scalar_after_indicator(item, indent + 2),
+            }
+            if self.annotate.is_some() {
+                self.path.pop();
+            }
+        }
+    }
+
+    /// After `key:`: a nested block on the next lines, or ` scalar`.
+    fn value_after_indicator(&mut self, v: &Node, indent: usize) {
+        match &v.kind {
+            Kind::Map(m) if !m.is_empty() => {
+                self.newline(v);
+                self.indent(indent + 2);
+                self.map_body(v, indent + 2);
+            }
+            Kind::List(l) if !l.is_empty() => {
+                self.newline(v);
+                self.indent(indent + 2);
+                self.list_body(v, indent + 2);
+            }
+            _ => self.scalar_after_indicator(v, indent + 2),
+        }
+    }
+
+    fn scalar_after_indicator(&mut self, v: &Node, block_indent: usize) {
+        if let Kind::Str(s) = &v.kind {
+            if let Some(block) = literal_block(s, block_indent) {
+                self.out.push(' ');
+                self.out.push_str(&block.header);
+                self.newline(v);
+                self.out.push_str(&block.body);
+                return;
+            }
+        }
+        self.out.push(' ');
+        self.inline(v, block_indent);
+        self.newline(v);
+    }
+
+    fn inline(&mut self, v: &Node, _indent: usize) {
+        match &v.kind {
+            Kind::Null => self.out.push_str("null"),
+            Kind::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Kind::Int(i) => self.out.push_str(&i.to_string()),
+            Kind::BigInt(s) | Kind::Timestamp(s) => self.out.push_str(s),
+            Kind::Float(f) => self.out.push_str(&float_text(*f)),
+            Kind::Str(s) => self.out.push_str(&scalar_string(s)),
+            Kind::List(_) => self.out.push_str("[]"),
+            Kind::Map(_) => self.out.push_str("{}"),
+        }
+    }
+}
+
+/// A float as YAML 1.1 reads it back (a dot always, a signed exponent).
+pub fn float_text(f: f64) -> String {
+    if f.is_nan() {
+        return ".nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { ".inf" } else { "-.inf" }.into();
+    }
+    let s = format!("{f:?}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let m = if m.contains('.') { m.to_string() } else { format!("{m}.0") };
+            let e = if e.starts_with('-') { e.to_string() } else { format!("+{e}") };
+            format!("{m}e{e}")
+        }
+        None => s,
+    }
+}
+
+fn key_string(k: &Node) -> String {
+    match &k.kind {
+        Kind::Str(s) => scalar_string(s),
+        Kind::Null => "null".into(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Int(i) => i.to_string(),
+        Kind::Float(f) => float_text(*f),
+        Kind::BigInt(s) | Kind::Timestamp(s) => s.to_string(),
+        Kind::List(_) | Kind::Map(_) => "null".into(),
+    }
+}
+
+fn printable(c: char) -> bool {
+    let cp = c as u32;
+    (0x20..=0x7e).contains(&cp) || (0xa0..=0xd7ff).contains(&cp) || ((0xe000..=0xfffd).contains(&cp) && cp != 0xfeff) || cp >= 0x10000
+}
+
+/// A string on one line: plain when that reads back as the same string, else quoted.
+pub fn scalar_string(s: &str) -> String {
+    if plain_ok(s) {
+        return s.to_string();
+    }
+    if s.chars().all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}') {
+        return format!("'{}'", s.replace('\'', "''"));
+    }
+    double_quoted(s)
+}
+
+fn plain_ok(s: &str) -> bool {
+    let Some(first) = s.chars().next() else { return false };
+    let last = s.chars().next_back().unwrap_or(first);
+    if is_ambiguous(s)
+        || "-?:,[]{}#&*!|>'\"%@`".contains(first)
+        || first.is_whitespace()
+        || last.is_whitespace()
+        || last == ':'
+        || s.starts_with("...")
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.contains(":\t")
+    {
+        return false;
+    }
+    s.chars().all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}' && c != '\u{85}')
+}
+
+fn double_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\0' => out.push_str("\\0"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{b}' => out.push_str("\\v"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            '\u{1b}' => out.push_str("\\e"),
+            '\u{85}' => out.push_str("\\N"),
+            '\u{a0}' => out.push_str("\\_"),
+            '\u{2028}' => out.push_str("\\L"),
+            '\u{2029}' => out.push_str("\\P"),
+            c if printable(c) => out.push(c),
+            c if (c as u32) <= 0xff => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c => out.push_str(&format!("\\u{:04X}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+struct Block {
+    header: String,
+    body: String,
+}
+
+/// A literal block (`|`, `|-`, `|+`, with an indentation indicator when the text starts with
+/// a space) for multi-line strings whose characters all fit one.
+fn literal_block(s: &str, indent: usize) -> Option<Block> {
+    if !s.contains('\n') || s.starts_with('\n') {
+        return None;
+    }
+    if !s.chars().all(|c| c == '\n' || c == '\t' || (printable(c) && c != '\u{2028}' && c != '\u{2029}')) {
+        return None;
+    }
+    let trimmed = s.trim_end_matches('\n');
+    let trailing = s.len() - trimmed.len();
+    let chomp = match trailing {
+        0 => "-",
+        1 => "",
+        _ => "+",
+    };
+    let indent = indent.max(2);
+    // Content always sits two columns in from its parent in our layout.
+    let indicator = if s.starts_with(' ') { "2" } else { "" };
+    let mut body = String::with_capacity(s.len() + 16);
+    let content = if trailing > 1 { &s[..s.len() - 1] } else { trimmed };
+    for line in content.split('\n') {
+        if !line.is_empty() {
+            body.extend(std::iter::repeat_n(' ', indent));
+            body.push_str(line);
+        }
+        body.push('\n');
+    }
+    Some(Block { header: format!("|{indicator}{chomp}"), body })
+}

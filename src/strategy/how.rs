@@ -1,0 +1,201 @@
+//! cloud-init merger specs → `Stack`: the string grammar (`dict(replace)+list(append)`, used by
+//! `merge_how` strings, `Merge-Type` headers and `--how`) and the dict/list form, with exactly
+//! cloud-init's normalisation, option precedence and failure classes.
+
+use super::{DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, Stack, StrOpts};
+use crate::value::{Kind, Node, Span};
+
+/// How cloud-init fails on a bad spec: `Rejected` (ValueError: the part is listed as ignored)
+/// or `Skipped` (any other exception: the part is only logged). Both drop the part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    Rejected,
+    Skipped,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HowError {
+    pub failure: Failure,
+    pub message: String,
+    pub span: Span,
+}
+
+/// A merger's options: a list (membership tests) or, in the dict form, a plain string
+/// (Python's `in` on a string is a substring test).
+#[derive(Clone, Debug, PartialEq)]
+enum Opts {
+    List(Vec<String>),
+    Text(String),
+}
+
+impl Opts {
+    fn has(&self, opt: &str) -> bool {
+        match self {
+            Opts::List(l) => l.iter().any(|o| o == opt),
+            Opts::Text(t) => t.contains(opt),
+        }
+    }
+}
+
+/// Parses the string grammar. Every merger's origin is `origin`.
+pub fn parse_string(text: &str, origin: &Origin, span: Span) -> Result<Stack, HowError> {
+    let mut mergers = Vec::new();
+    for piece in text.split('+') {
+        let piece = piece.to_lowercase().trim().replace('-', "_");
+        if piece.is_empty() {
+            continue;
+        }
+        let Some((name, opts)) = split_call(&piece) else {
+            return Err(HowError {
+                failure: Failure::Rejected,
+                message: format!("Matcher identifier '{piece}' is not in the right format"),
+                span,
+            });
+        };
+        let opts: Vec<String> = opts.split(',').map(|o| o.trim().to_lowercase()).filter(|o| !o.is_empty()).collect();
+        let shown = format!("{name}({})", opts.join(","));
+        mergers.push(build(name, &Opts::List(opts), shown, origin, span)?);
+    }
+    Ok(Stack { mergers, replace_unhandled: false })
+}
+
+/// `NAME(OPTS)` with NAME = `[a-z_][a-z0-9_]*` directly followed by `(`, and `)` ending it.
+fn split_call(piece: &str) -> Option<(&str, &str)> {
+    let open = piece.find('(')?;
+    let name = &piece[..open];
+    let mut chars = name.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if !first_ok || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let inner = piece[open + 1..].strip_suffix(')')?;
+    Some((name, inner))
+}
+
+/// Parses the dict/list form (any non-string `merge_how` value).
+pub fn parse_value(value: &Node, origin: &Origin) -> Result<Stack, HowError> {
+    let skipped = |message: String, span: Span| HowError { failure: Failure::Skipped, message, span };
+    let items: Vec<Node> = match &value.kind {
+        Kind::List(items) => items.to_vec(),
+        // Iterating a mapping yields its keys; each key string is then indexed character-wise.
+        Kind::Map(m) => m.keys().map(|k| k.0.clone()).collect(),
+        Kind::Null => Vec::new(),
+        _ => return Err(skipped(format!("merge_how must be a string or a list, not {}", value.type_name()), value.span)),
+    };
+    let mut mergers = Vec::new();
+    for item in &items {
+        let (name, opts) = match &item.kind {
+            Kind::Map(_) => {
+                let name = item.get("name").ok_or_else(|| skipped("merger entry has no 'name' (KeyError)".into(), item.span))?;
+                let settings = item.get("settings").ok_or_else(|| skipped("merger entry has no 'settings' (KeyError)".into(), item.span))?;
+                let name = scalar_text(name).ok_or_else(|| skipped("merger 'name' must be a string".into(), name.span))?;
+                let opts = match &settings.kind {
+                    Kind::Str(s) => Opts::Text(s.to_string()),
+                    Kind::List(l) => Opts::List(l.iter().filter_map(scalar_text).collect()),
+                    Kind::Null => Opts::List(Vec::new()),
+                    _ => Opts::List(Vec::new()),
+                };
+                (name.trim().replace('-', "_"), opts)
+            }
+            Kind::List(seq) => {
+                let Some(first) = seq.first() else {
+                    return Err(skipped("merger entry is an empty list (IndexError)".into(), item.span));
+                };
+                let name = scalar_text(first).unwrap_or_default();
+                (name, Opts::List(seq[1..].iter().filter_map(scalar_text).collect()))
+            }
+            // A string is a sequence of characters: its first character is the name.
+            Kind::Str(s) => {
+                let mut chars = s.chars();
+                let name = chars.next().map(String::from).unwrap_or_default();
+                (name, Opts::List(chars.map(String::from).collect()))
+            }
+            _ => return Err(skipped(format!("merger entry must be a mapping or a list, not {}", item.type_name()), item.span)),
+        };
+        if name.is_empty() {
+            continue;
+        }
+        let shown = match &opts {
+            Opts::List(l) => format!("{name}({})", l.join(",")),
+            Opts::Text(t) => format!("{name}({t})"),
+        };
+        let span = item.span;
+        mergers.push(build(&name, &opts, shown, origin, span).map_err(|mut e| {
+            e.failure = Failure::Skipped;
+            e
+        })?);
+    }
+    Ok(Stack { mergers, replace_unhandled: false })
+}
+
+fn scalar_text(n: &Node) -> Option<String> {
+    match &n.kind {
+        Kind::Str(s) => Some(s.to_string()),
+        Kind::Int(i) => Some(i.to_string()),
+        Kind::Bool(b) => Some(if *b { "True" } else { "False" }.into()),
+        _ => None,
+    }
+}
+
+fn build(name: &str, opts: &Opts, text: String, origin: &Origin, span: Span) -> Result<Merger, HowError> {
+    let module = if name.starts_with("m_") { name.to_string() } else { format!("m_{name}") };
+    let spec = match module.as_str() {
+        "m_dict" => MergerSpec::Dict(DictOpts {
+            method: if opts.has("replace") { DictMethod::Replace } else { DictMethod::NoReplace },
+            allow_delete: opts.has("allow_delete"),
+            recurse_list: opts.has("recurse_array") || opts.has("recurse_list"),
+            recurse_str: opts.has("recurse_str"),
+        }),
+        "m_list" => MergerSpec::List(ListOpts {
+            method: if opts.has("append") {
+                ListMethod::Append
+            } else if opts.has("prepend") {
+                ListMethod::Prepend
+            } else if opts.has("replace") {
+                ListMethod::Replace
+            } else if opts.has("no_replace") {
+                ListMethod::NoReplace
+            } else {
+                ListMethod::Replace
+            },
+            recurse_list: opts.has("recurse_array") || opts.has("recurse_list"),
+            recurse_str: opts.has("recurse_str"),
+            recurse_dict: opts.has("recurse_dict"),
+        }),
+        "m_str" => MergerSpec::Str(StrOpts { append: opts.has("append") }),
+        _ => {
+            return Err(HowError {
+                failure: Failure::Skipped,
+                message: format!("unknown merger '{name}' (cloud-init has only dict, list and str; names are case-sensitive)"),
+                span,
+            })
+        }
+    };
+    Ok(Merger { spec, text, origin: origin.clone() })
+}
+
+/// cloud-init's per-part default when a part names no mergers.
+pub fn part_default() -> Stack {
+    let origin = Origin::Default("cloud-init default for parts without merge_how".into());
+    parse_string("dict(replace)+list()+str()", &origin, Span::NONE).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(s: &str) -> Vec<String> {
+        parse_string(s, &Origin::Default(String::new()), Span::NONE).map(|st| st.mergers.into_iter().map(|m| m.text).collect()).unwrap_or_else(|e| vec![e.message])
+    }
+
+    #[test]
+    fn grammar_normalises_like_cloud_init() {
+        assert_eq!(texts(" list( append , PREPEND ) + Dict( Recurse-List )+str()"), ["list(append,prepend)", "dict(recurse_list)", "str()"]);
+        assert_eq!(texts("a()++b()").len(), 1, "unknown merger fails");
+        assert_eq!(texts("+ +"), Vec::<String>::new());
+        assert_eq!(texts("list(append))"), ["list(append))"]);
+        for bad in ["list", "list (append)", "1list()", "list()x"] {
+            assert!(texts(bad)[0].contains("not in the right format"), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! The one strategy representation every front-end compiles its directives into: a `Stack` of
+//! merger specs (dict / list / str, with their options) plus where each was written, and
+//! `RuleSet`s that pick a stack by document path. Plain data: the engine in `merge` acts on it.
+
+pub mod how;
+
+use crate::value::{Path, Span};
+use std::fmt;
+
+/// What a dict merger does at a key both sides have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DictMethod {
+    /// cloud-init `replace`: take the new value as-is.
+    Replace,
+    /// cloud-init `no_replace` (its default): keep old unless recursion applies.
+    NoReplace,
+    /// Deep merge: recurse when both are maps, otherwise the new value replaces.
+    Deep,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DictOpts {
+    pub method: DictMethod,
+    pub allow_delete: bool,
+    pub recurse_list: bool,
+    pub recurse_str: bool,
+}
+
+/// What a list merger does with an old list and a new value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListMethod {
+    Append,
+    Prepend,
+    /// cloud-init `replace` (its default): index-wise overwrite, old length kept.
+    Replace,
+    NoReplace,
+    /// The new value replaces the old list whole.
+    Whole,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListOpts {
+    pub method: ListMethod,
+    pub recurse_list: bool,
+    pub recurse_str: bool,
+    pub recurse_dict: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrOpts {
+    pub append: bool,
+}
+
+/// One merger with its options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MergerSpec {
+    Dict(DictOpts),
+    List(ListOpts),
+    Str(StrOpts),
+}
+
+impl MergerSpec {
+    /// The Python type name (as cloud-init dispatches) this merger handles.
+    pub fn handles(&self) -> &'static str {
+        match self {
+            MergerSpec::Dict(_) => "map",
+            MergerSpec::List(_) => "list",
+            MergerSpec::Str(_) => "str",
+        }
+    }
+}
+
+/// Where a rule was written, for `--explain` and error messages.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    /// Written in an input at this span.
+    At(Span),
+    /// Not written anywhere: a built-in default, described in words.
+    Default(String),
+}
+
+/// A merger as written: its spec, its text (`list(append)`) and where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merger {
+    pub spec: MergerSpec,
+    pub text: String,
+    pub origin: Origin,
+}
+
+/// An ordered merger list; dispatch takes the first merger that handles the old value's type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stack {
+    pub mergers: Vec<Merger>,
+    /// When no merger handles the old value's type: `false` keeps the old value (cloud-init),
+    /// `true` lets the new value replace it (plain deep merge).
+    pub replace_unhandled: bool,
+}
+
+impl Stack {
+    /// The merger for an old value of this type, if any.
+    pub fn for_type(&self, type_name: &str) -> Option<&Merger> {
+        self.mergers.iter().find(|m| m.spec.handles() == type_name)
+    }
+
+    /// The generic "merge these files" default: maps merge deeply, anything else replaces.
+    pub fn deep_default() -> Stack {
+        let origin = Origin::Default("strata default for merge without --how".into());
+        Stack {
+            mergers: vec![
+                Merger {
+                    spec: MergerSpec::Dict(DictOpts { method: DictMethod::Deep, allow_delete: false, recurse_list: false, recurse_str: false }),
+                    text: "deep".into(),
+                    origin: origin.clone(),
+                },
+                Merger { spec: MergerSpec::List(ListOpts { method: ListMethod::Whole, recurse_list: false, recurse_str: false, recurse_dict: false }), text: "deep".into(), origin },
+            ],
+            replace_unhandled: true,
+        }
+    }
+}
+
+impl fmt::Display for Stack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let texts: Vec<&str> = self.mergers.iter().map(|m| m.text.as_str()).collect();
+        f.write_str(&texts.join("+"))
+    }
+}
+
+/// Path-selected stacks: the most specific matching selector wins, else the root stack.
+#[derive(Clone, Debug, Default)]
+pub struct RuleSet {
+    pub root: Stack,
+    pub by_path: Vec<(Path, Stack)>,
+}
+
+impl RuleSet {
+    pub fn single(root: Stack) -> RuleSet {
+        RuleSet { root, by_path: Vec::new() }
+    }
+
+    /// Whether any rule depends on the path (so the engine must track it).
+    pub fn path_dependent(&self) -> bool {
+        !self.by_path.is_empty()
+    }
+
+    pub fn stack_for(&self, path: &Path) -> &Stack {
+        self.by_path
+            .iter()
+            .filter(|(p, _)| path.starts_with(p))
+            .max_by_key(|(p, _)| p.0.len())
+            .map(|(_, s)| s)
+            .unwrap_or(&self.root)
+    }
+}

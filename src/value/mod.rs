@@ -1,0 +1,243 @@
+//! The value tree every loader produces and every merger consumes: `Node { kind, span }`.
+//!
+//! Maps keep insertion order and look keys up with Python's equality (`1 == 1.0 == True`, the
+//! first-inserted key object is kept), because every system strata imitates reads YAML into
+//! Python-like dictionaries. `PartialEq` on `Node` is structural, typed and span-blind.
+
+mod path;
+mod span;
+
+pub use path::{Path, Seg};
+pub use span::{Location, Source, SourceId, SourceMap, Span};
+
+use std::hash::{Hash, Hasher};
+
+/// Order-keeping map from keys to values.
+pub type Map = indexmap::IndexMap<Key, Node, rustc_hash::FxBuildHasher>;
+
+/// One value and where it was written.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub kind: Kind,
+    pub span: Span,
+}
+
+/// The value itself. Timestamps keep their text but stay distinct from strings, so they are
+/// written back unquoted and dispatch like Python's `date` (not like `str`).
+#[derive(Clone, Debug)]
+pub enum Kind {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// An integer outside `i64`, as canonical decimal digits (with a leading `-` if negative).
+    BigInt(Box<str>),
+    Float(f64),
+    Str(Box<str>),
+    Timestamp(Box<str>),
+    List(Box<[Node]>),
+    Map(Box<Map>),
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() <= 40);
+
+impl Node {
+    pub fn new(kind: Kind, span: Span) -> Node {
+        Node { kind, span }
+    }
+    pub fn null(span: Span) -> Node {
+        Node::new(Kind::Null, span)
+    }
+    pub fn str(s: impl Into<Box<str>>, span: Span) -> Node {
+        Node::new(Kind::Str(s.into()), span)
+    }
+    pub fn list(items: Vec<Node>, span: Span) -> Node {
+        Node::new(Kind::List(items.into_boxed_slice()), span)
+    }
+    pub fn map(map: Map, span: Span) -> Node {
+        Node::new(Kind::Map(Box::new(map)), span)
+    }
+    pub fn empty_map(span: Span) -> Node {
+        Node::map(Map::default(), span)
+    }
+
+    /// Python's class name for the value, as cloud-init's dispatcher sees it.
+    pub fn type_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Null => "null",
+            Kind::Bool(_) => "bool",
+            Kind::Int(_) | Kind::BigInt(_) => "int",
+            Kind::Float(_) => "float",
+            Kind::Str(_) => "str",
+            Kind::Timestamp(_) => "timestamp",
+            Kind::List(_) => "list",
+            Kind::Map(_) => "map",
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.kind, Kind::Null)
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn as_map(&self) -> Option<&Map> {
+        match &self.kind {
+            Kind::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+    pub fn as_map_mut(&mut self) -> Option<&mut Map> {
+        match &mut self.kind {
+            Kind::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+    pub fn as_list(&self) -> Option<&[Node]> {
+        match &self.kind {
+            Kind::List(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn is_scalar(&self) -> bool {
+        !matches!(self.kind, Kind::List(_) | Kind::Map(_))
+    }
+
+    /// Looks up a string key in a map value.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_map()?.get(&Key::str(key))
+    }
+
+    /// Takes the value out, leaving a null with the same span (for merging without clones).
+    pub fn take(&mut self) -> Node {
+        std::mem::replace(self, Node::null(self.span))
+    }
+
+    /// Python's `==`: numbers compare by value across bool / int / float; containers deeply.
+    pub fn py_eq(&self, other: &Node) -> bool {
+        use Kind::*;
+        match (&self.kind, &other.kind) {
+            (List(a), List(b)) => a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.py_eq(y)),
+            (Map(a), Map(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .all(|(k, v)| b.get(k).is_some_and(|w| v.py_eq(w)))
+            }
+            _ => match (self.number(), other.number()) {
+                (Some(x), Some(y)) => x == y,
+                (None, None) => self == other,
+                _ => false,
+            },
+        }
+    }
+
+    /// Numeric value of bool / int / float, for Python-style comparisons.
+    fn number(&self) -> Option<Num> {
+        match &self.kind {
+            Kind::Bool(b) => Some(Num::Int(i64::from(*b))),
+            Kind::Int(i) => Some(Num::Int(*i)),
+            Kind::Float(f) => Some(Num::Float(*f)),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+impl PartialEq for Num {
+    fn eq(&self, other: &Num) -> bool {
+        match (*self, *other) {
+            (Num::Int(a), Num::Int(b)) => a == b,
+            (Num::Float(a), Num::Float(b)) => a == b,
+            // i64 -> f64 may round; compare exactly as Python does.
+            (Num::Int(i), Num::Float(f)) | (Num::Float(f), Num::Int(i)) => {
+                f.fract() == 0.0 && f >= -9.223_372_036_854_776e18 && f < 9.223_372_036_854_776e18 && f as i64 == i
+            }
+        }
+    }
+}
+
+/// Typed, span-blind structural equality (`1 != 1.0 != true`; NaN equals NaN).
+impl PartialEq for Node {
+    fn eq(&self, other: &Node) -> bool {
+        use Kind::*;
+        match (&self.kind, &other.kind) {
+            (Null, Null) => true,
+            (Bool(a), Bool(b)) => a == b,
+            (Int(a), Int(b)) => a == b,
+            (BigInt(a), BigInt(b)) | (Str(a), Str(b)) | (Timestamp(a), Timestamp(b)) => a == b,
+            (Float(a), Float(b)) => a == b || (a.is_nan() && b.is_nan()),
+            (List(a), List(b)) => a == b,
+            (Map(a), Map(b)) => {
+                a.len() == b.len()
+                    && a.iter().zip(b.iter()).all(|((ka, va), (kb, vb))| ka.0 == kb.0 && va == vb)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A map key: a scalar node hashed and compared the way Python compares dict keys.
+#[derive(Clone, Debug)]
+pub struct Key(pub Node);
+
+impl Key {
+    pub fn str(s: &str) -> Key {
+        Key(Node::str(s, Span::NONE))
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        self.0.as_str()
+    }
+    pub fn span(&self) -> Span {
+        self.0.span
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.0.py_eq(&other.0)
+    }
+}
+impl Eq for Key {}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        match &self.0.kind {
+            Kind::Str(s) => {
+                h.write_u8(0);
+                s.hash(h);
+            }
+            Kind::Bool(b) => {
+                h.write_u8(1);
+                h.write_i64(i64::from(*b));
+            }
+            Kind::Int(i) => {
+                h.write_u8(1);
+                h.write_i64(*i);
+            }
+            Kind::Float(f) => {
+                if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                    h.write_u8(1);
+                    h.write_i64(*f as i64);
+                } else {
+                    h.write_u8(2);
+                    h.write_u64(f.to_bits());
+                }
+            }
+            Kind::Null => h.write_u8(3),
+            Kind::BigInt(s) | Kind::Timestamp(s) => {
+                h.write_u8(4);
+                s.hash(h);
+            }
+            // Unhashable in Python; loaders reject them as keys. Hash by length only.
+            Kind::List(l) => h.write_usize(l.len()),
+            Kind::Map(m) => h.write_usize(m.len()),
+        }
+    }
+}
