@@ -13,7 +13,11 @@ use std::path::{Path as FsPath, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "strata", version, about = "Render layered configuration exactly as the owning system merges it, and explain every value.")]
+#[command(
+    name = "strata",
+    version,
+    about = "Render layered configuration exactly as the owning system merges it, and explain every value."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -30,6 +34,50 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<String>,
     },
+    /// Merge Heat environment files as Heat does (parameter_merge_strategies).
+    Heat {
+        #[command(flatten)]
+        common: Common,
+        /// HOT template whose 'parameters' give the parameter types.
+        #[arg(long, value_name = "T")]
+        template: Option<String>,
+        /// A parameter value (lowest precedence), repeatable.
+        #[arg(short = 'P', long = "parameter", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+        /// Environment files in order, repeatable.
+        #[arg(short = 'e', long = "environment", value_name = "ENV", required = true)]
+        envs: Vec<String>,
+    },
+    /// Look up a key (or every key) through a hierarchy: Datum layers, a Datum tree, or Hiera 5.
+    Lookup {
+        #[command(flatten)]
+        common: Common,
+        /// Key path, segments separated by '\' or '/'; without it every key is resolved.
+        key: Option<String>,
+        /// Layer files, most specific first.
+        #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["datum", "hiera"])]
+        layer: Vec<String>,
+        /// File with default_lookup_options and lookup_options (with --layer).
+        #[arg(long, value_name = "FILE", requires = "layer")]
+        options: Option<String>,
+        /// Datum.yml of a Datum tree.
+        #[arg(
+            long,
+            value_name = "Datum.yml",
+            requires = "node",
+            conflicts_with = "hiera"
+        )]
+        datum: Option<String>,
+        /// Node file whose properties resolve the Datum precedence.
+        #[arg(long, value_name = "NODE.yml", requires = "datum")]
+        node: Option<String>,
+        /// hiera.yaml (Hiera 5).
+        #[arg(long, value_name = "hiera.yaml")]
+        hiera: Option<String>,
+        /// Facts for Hiera interpolation.
+        #[arg(long, value_name = "FACTS.yaml", requires = "hiera")]
+        facts: Option<String>,
+    },
     /// Merge plain YAML / JSON files, later files over earlier ones.
     Merge {
         #[command(flatten)]
@@ -37,10 +85,24 @@ enum Command {
         /// cloud-init merger spec applied to every layer, e.g. 'dict(recurse_list)+list(append)'.
         #[arg(long, value_name = "SPEC")]
         how: Option<String>,
+        /// Per-path rules in lookup_options form.
+        #[arg(long, value_name = "FILE", conflicts_with = "how")]
+        rules: Option<String>,
         /// Files in order; '-' reads stdin.
         #[arg(required = true)]
         inputs: Vec<String>,
     },
+}
+
+impl Command {
+    fn common(&self) -> &Common {
+        match self {
+            Command::CloudInit { common, .. }
+            | Command::Heat { common, .. }
+            | Command::Lookup { common, .. }
+            | Command::Merge { common, .. } => common,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -99,18 +161,11 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
-    let (common, job): (&Common, Box<dyn FnOnce(Vec<Input>, &mut SourceMap, &Settings) -> Result<Rendered, Error>>) = match &cli.command {
-        Command::CloudInit { common, .. } => (common, Box::new(frontend::cloudinit::render)),
-        Command::Merge { common, how, .. } => {
-            let how = how.clone();
-            (common, Box::new(move |i, s, st| frontend::merge::render(i, how.as_deref(), s, st)))
-        }
+fn settings_of(common: &Common) -> Settings {
+    let mut settings = Settings {
+        explain: common.explain.is_some(),
+        ..Settings::default()
     };
-    let inputs = match &cli.command {
-        Command::CloudInit { inputs, .. } | Command::Merge { inputs, .. } => read_inputs(inputs)?,
-    };
-    let mut settings = Settings { explain: common.explain.is_some(), ..Settings::default() };
     settings.load.version = match common.yaml {
         YamlArg::V11 => YamlVersion::V1_1,
         YamlArg::V12 => YamlVersion::V1_2,
@@ -118,16 +173,122 @@ fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
     if let Some(max) = common.max_input_size {
         settings.load.max_input_size = max;
     }
-    let focus = match common.explain.as_deref() {
-        None | Some("") => None,
-        Some(p) => Some(Path::parse_pointer(p).map_err(|e| Error::new(ErrorKind::Usage, format!("invalid --explain pointer: {e}")).hint("write --explain=/runcmd/2"))?),
-    };
-    let rendered = job(inputs, sources, &settings)?;
-    report_warnings(&rendered, sources, common.strict)?;
+    settings
+}
+
+/// Runs the chosen front-end on inputs read from disk.
+fn dispatch(
+    command: Command,
+    sources: &mut SourceMap,
+    settings: &Settings,
+) -> Result<Rendered, Error> {
+    match command {
+        Command::CloudInit { inputs, .. } => {
+            frontend::cloudinit::render(read_inputs(&inputs)?, sources, settings)
+        }
+        Command::Merge {
+            inputs, how, rules, ..
+        } => {
+            let rules = rules.map(|r| read_one(&r)).transpose()?;
+            frontend::merge::render(
+                read_inputs(&inputs)?,
+                how.as_deref(),
+                rules,
+                sources,
+                settings,
+            )
+        }
+        Command::Heat {
+            template,
+            params,
+            envs,
+            ..
+        } => {
+            let params = params
+                .iter()
+                .map(|p| match p.split_once('=') {
+                    Some((n, v)) => Ok((n.to_string(), v.to_string())),
+                    None => Err(Error::new(
+                        ErrorKind::Usage,
+                        format!("-P '{p}' is not NAME=VALUE"),
+                    )
+                    .hint("write -P key_name=mykey")),
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            let job = frontend::heat::HeatJob {
+                template: template.map(|t| read_one(&t)).transpose()?,
+                params,
+                envs: read_inputs(&envs)?,
+            };
+            frontend::heat::render(job, sources, settings)
+        }
+        Command::Lookup {
+            key,
+            layer,
+            options,
+            datum,
+            node,
+            hiera,
+            facts,
+            ..
+        } => {
+            use frontend::lookup::{Hierarchy, LookupJob};
+            let folder = |f: &str| {
+                FsPath::new(f)
+                    .parent()
+                    .map(FsPath::to_path_buf)
+                    .unwrap_or_default()
+            };
+            let hierarchy = if let Some(d) = datum {
+                let node =
+                    node.ok_or_else(|| Error::new(ErrorKind::Usage, "--datum needs --node"))?;
+                Hierarchy::Datum {
+                    root: folder(&d),
+                    datum: read_one(&d)?,
+                    node: read_one(&node)?,
+                }
+            } else if let Some(h) = hiera {
+                Hierarchy::Hiera {
+                    root: folder(&h),
+                    config: read_one(&h)?,
+                    facts: facts.map(|f| read_one(&f)).transpose()?,
+                }
+            } else if !layer.is_empty() {
+                Hierarchy::Layers {
+                    layers: read_inputs(&layer)?,
+                    options: options.map(|o| read_one(&o)).transpose()?,
+                }
+            } else {
+                return Err(Error::new(ErrorKind::Usage, "lookup needs --layer FILE..., --datum Datum.yml --node NODE.yml, or --hiera hiera.yaml"));
+            };
+            let mut read = |p: &FsPath| -> Result<Option<Input>, Error> {
+                if !p.exists() {
+                    return Ok(None);
+                }
+                read_one(&p.display().to_string()).map(Some)
+            };
+            frontend::lookup::render(LookupJob { key, hierarchy }, &mut read, sources, settings)
+        }
+    }
+}
+
+fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
+    let common = cli.command.common();
+    let settings = settings_of(common);
     let format = match common.output {
         OutputArg::Yaml => Format::Yaml,
         OutputArg::Json => Format::Json,
     };
+    let focus = match common.explain.as_deref() {
+        None | Some("") => None,
+        Some(p) => Some(Path::parse_pointer(p).map_err(|e| {
+            Error::new(ErrorKind::Usage, format!("invalid --explain pointer: {e}"))
+                .hint("write --explain=/runcmd/2")
+        })?),
+    };
+    let (strict, out) = (common.strict, common.out.clone());
+    let rendered = dispatch(cli.command, sources, &settings)?;
+    report_warnings(&rendered, sources, strict)?;
     let text = if settings.explain {
         render::explain::render(&rendered, sources, format, focus.as_ref())?
     } else {
@@ -136,8 +297,8 @@ fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
             Format::Json => render::json::to_string(&rendered.doc)?,
         }
     };
-    match &common.out {
-        Some(path) => write_atomic(path, text.as_bytes()),
+    match out {
+        Some(path) => write_atomic(&path, text.as_bytes()),
         None => write_stdout(text.as_bytes()),
     }
 }
@@ -156,26 +317,41 @@ fn report_warnings(rendered: &Rendered, sources: &SourceMap, strict: bool) -> Re
 }
 
 fn read_inputs(names: &[String]) -> Result<Vec<Input>, Error> {
-    let mut inputs = Vec::with_capacity(names.len());
-    for name in names {
+    names.iter().map(|n| read_one(n)).collect()
+}
+
+/// Reads one input: a file, or stdin for '-'.
+fn read_one(name: &str) -> Result<Input, Error> {
+    {
         if name == "-" {
             let mut bytes = Vec::new();
             let stdin = std::io::stdin();
             if stdin.is_terminal() {
                 eprintln!("strata: reading user input from the terminal (end with Ctrl-D)");
             }
-            stdin.lock().read_to_end(&mut bytes).map_err(|e| io_error("<stdin>", "read", &e))?;
-            inputs.push(Input { name: "<stdin>".into(), bytes });
-            continue;
+            stdin
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(|e| io_error("<stdin>", "read", &e))?;
+            return Ok(Input {
+                name: "<stdin>".into(),
+                bytes,
+            });
         }
         let path = FsPath::new(name);
         if path.is_dir() {
-            return Err(Error::new(ErrorKind::Io, format!("{name} is a directory, not a file")).in_file(name).hint("name the files inside it, e.g. dir/*.yaml"));
+            return Err(
+                Error::new(ErrorKind::Io, format!("{name} is a directory, not a file"))
+                    .in_file(name)
+                    .hint("name the files inside it, e.g. dir/*.yaml"),
+            );
         }
         let bytes = std::fs::read(path).map_err(|e| io_error(name, "read", &e))?;
-        inputs.push(Input { name: name.clone(), bytes });
+        Ok(Input {
+            name: name.to_string(),
+            bytes,
+        })
     }
-    Ok(inputs)
 }
 
 fn io_error(name: &str, verb: &str, e: &std::io::Error) -> Error {
@@ -184,7 +360,9 @@ fn io_error(name: &str, verb: &str, e: &std::io::Error) -> Error {
         std::io::ErrorKind::PermissionDenied => "check the file's permissions",
         _ => "check the file",
     };
-    Error::new(ErrorKind::Io, format!("cannot {verb} {name}: {e}")).in_file(name).hint(hint)
+    Error::new(ErrorKind::Io, format!("cannot {verb} {name}: {e}"))
+        .in_file(name)
+        .hint(hint)
 }
 
 /// Writes stdout; a closed pipe (`strata ... | head`) is not an error.
@@ -205,7 +383,10 @@ pub fn write_atomic(path: &FsPath, bytes: &[u8]) -> Result<(), Error> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let file_name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let file_name = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
     let tmp = dir.join(format!(".{file_name}.strata-{}.tmp", std::process::id()));
     let result = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;

@@ -82,7 +82,14 @@ impl Error {
 
     /// `error: ...` with position, source line, caret and hint.
     pub fn render(&self, sources: &SourceMap) -> String {
-        render("error", &self.message, self.span, self.file.as_deref(), self.hint.as_deref(), sources)
+        render(
+            "error",
+            &self.message,
+            self.span,
+            self.file.as_deref(),
+            self.hint.as_deref(),
+            sources,
+        )
     }
 }
 
@@ -139,7 +146,11 @@ fn render(
         let _ = writeln!(out, "  --> {loc}");
         if let Some(src) = sources.get(span.source) {
             let line = src.line_text(loc.line);
-            let shown: String = line.chars().take(200).map(|c| if c == '\t' { ' ' } else { c }).collect();
+            let shown: String = line
+                .chars()
+                .take(200)
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .collect();
             let gutter = loc.line.to_string();
             let pad = " ".repeat(gutter.len());
             let _ = writeln!(out, "{pad} |");
@@ -150,7 +161,12 @@ fn render(
                 .unwrap_or(1)
                 .clamp(1, 60);
             let col = loc.column.min(shown.chars().count() + 1);
-            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(caret_len));
+            let _ = writeln!(
+                out,
+                "{pad} | {}{}",
+                " ".repeat(col - 1),
+                "^".repeat(caret_len)
+            );
         }
     } else if let Some(file) = file {
         let _ = writeln!(out, "  --> {file}");

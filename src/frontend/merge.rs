@@ -10,7 +10,19 @@ use crate::strategy::{how, Origin, RuleSet, Stack};
 use crate::value::{Node, SourceMap, Span};
 
 /// Loads every input (each YAML document is a layer) and merges the layers in order.
-pub fn render(inputs: Vec<Input>, how_spec: Option<&str>, sources: &mut SourceMap, settings: &Settings) -> Result<Rendered> {
+pub fn render(
+    inputs: Vec<Input>,
+    how_spec: Option<&str>,
+    rules_file: Option<Input>,
+    sources: &mut SourceMap,
+    settings: &Settings,
+) -> Result<Rendered> {
+    if rules_file.is_some() {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            "--rules is not implemented yet",
+        ));
+    }
     let mut warnings = Vec::new();
     let stack = match how_spec {
         None => Stack::deep_default(),
@@ -41,19 +53,43 @@ pub fn render(inputs: Vec<Input>, how_spec: Option<&str>, sources: &mut SourceMa
             t.layer = i as u32;
         }
         if cloud_init && layer.as_map().is_none() {
-            return Err(Error::new(ErrorKind::Merge, format!("with --how every layer must be a mapping, not a {}", layer.type_name()))
-                .at(layer.span)
-                .hint("cloud-init merges mappings only; drop --how to replace non-mapping documents"));
+            return Err(Error::new(
+                ErrorKind::Merge,
+                format!(
+                    "with --how every layer must be a mapping, not a {}",
+                    layer.type_name()
+                ),
+            )
+            .at(layer.span)
+            .hint("cloud-init merges mappings only; drop --how to replace non-mapping documents"));
         }
         let mut engine = Engine::new(&rules, trace.as_mut());
-        acc = engine.merge_layer(acc, layer).map_err(|(e, _)| merge_error(e))?;
+        acc = engine
+            .merge_layer(acc, layer)
+            .map_err(|(e, _)| merge_error(e))?;
     }
-    Ok(Rendered { doc: acc, header: None, warnings, trace })
+    Ok(Rendered {
+        doc: acc,
+        header: None,
+        warnings,
+        trace,
+    })
 }
 
 fn merge_error(e: crate::merge::MergeError) -> Error {
-    Error::new(ErrorKind::Merge, format!("{} (at {})", e.message, if e.path.0.is_empty() { "/".to_string() } else { e.path.to_string() }))
-        .at(e.span)
-        .with_path(e.path)
-        .hint("cloud-init would drop this layer; change the layer or the --how spec")
+    Error::new(
+        ErrorKind::Merge,
+        format!(
+            "{} (at {})",
+            e.message,
+            if e.path.0.is_empty() {
+                "/".to_string()
+            } else {
+                e.path.to_string()
+            }
+        ),
+    )
+    .at(e.span)
+    .with_path(e.path)
+    .hint("cloud-init would drop this layer; change the layer or the --how spec")
 }

@@ -2,6 +2,8 @@
 //! runs the one merge engine. Shared here: the input and result types every front-end uses.
 
 pub mod cloudinit;
+pub mod heat;
+pub mod lookup;
 pub mod merge;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
@@ -35,12 +37,18 @@ pub struct Rendered {
 }
 
 /// Checks an input's size and text encoding and adds it to the source map.
-pub fn add_text_input(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<SourceId> {
+pub fn add_text_input(
+    input: Input,
+    sources: &mut SourceMap,
+    settings: &Settings,
+) -> Result<SourceId> {
     check_size(&input, settings)?;
     if input.bytes.is_empty() {
-        return Err(Error::new(ErrorKind::Parse, format!("{} is empty", input.name))
-            .in_file(&input.name)
-            .hint("give a file with content, or leave it out"));
+        return Err(
+            Error::new(ErrorKind::Parse, format!("{} is empty", input.name))
+                .in_file(&input.name)
+                .hint("give a file with content, or leave it out"),
+        );
     }
     match load::decode_utf8(input.bytes) {
         Ok(text) => Ok(sources.add(input.name, text)),
@@ -54,9 +62,16 @@ pub fn add_text_input(input: Input, sources: &mut SourceMap, settings: &Settings
 pub fn check_size(input: &Input, settings: &Settings) -> Result<()> {
     let max = settings.load.max_input_size;
     if input.bytes.len() > max {
-        return Err(Error::new(ErrorKind::Limit, format!("{} is {} bytes, more than the limit of {max}", input.name, input.bytes.len()))
-            .in_file(&input.name)
-            .hint("raise the limit with --max-input-size BYTES"));
+        return Err(Error::new(
+            ErrorKind::Limit,
+            format!(
+                "{} is {} bytes, more than the limit of {max}",
+                input.name,
+                input.bytes.len()
+            ),
+        )
+        .in_file(&input.name)
+        .hint("raise the limit with --max-input-size BYTES"));
     }
     Ok(())
 }

@@ -8,7 +8,13 @@ use crate::value::{Key, Kind, Map, Node, SourceId, Span};
 /// Parses one JSON value filling the whole text (surrounding white space allowed).
 pub fn load(text: &str, source: SourceId, opts: &LoadOptions) -> Result<Node> {
     check_text(text, source)?;
-    let mut p = JsonParser { b: text.as_bytes(), text, i: 0, source, max_depth: opts.max_depth };
+    let mut p = JsonParser {
+        b: text.as_bytes(),
+        text,
+        i: 0,
+        source,
+        max_depth: opts.max_depth,
+    };
     if p.b.starts_with("\u{feff}".as_bytes()) {
         p.i = 3;
     }
@@ -16,7 +22,10 @@ pub fn load(text: &str, source: SourceId, opts: &LoadOptions) -> Result<Node> {
     let node = p.value(0)?;
     p.ws();
     if p.i < p.b.len() {
-        return Err(p.err("unexpected text after the JSON value", "a JSON file holds exactly one value"));
+        return Err(p.err(
+            "unexpected text after the JSON value",
+            "a JSON file holds exactly one value",
+        ));
     }
     Ok(node)
 }
@@ -32,8 +41,14 @@ struct JsonParser<'a> {
 impl JsonParser<'_> {
     fn err(&self, msg: &str, hint: &str) -> Error {
         let at = self.i.min(self.b.len());
-        let msg = if at >= self.b.len() { format!("invalid JSON: {msg} (the input ends early)") } else { format!("invalid JSON: {msg}") };
-        Error::new(ErrorKind::Parse, msg).at(Span::new(self.source, at, at + 1)).hint(hint)
+        let msg = if at >= self.b.len() {
+            format!("invalid JSON: {msg} (the input ends early)")
+        } else {
+            format!("invalid JSON: {msg}")
+        };
+        Error::new(ErrorKind::Parse, msg)
+            .at(Span::new(self.source, at, at + 1))
+            .hint(hint)
     }
 
     fn ws(&mut self) {
@@ -55,7 +70,10 @@ impl JsonParser<'_> {
             Some(b'f') => self.word("false", Kind::Bool(false)),
             Some(b'n') => self.word("null", Kind::Null),
             Some(b'-' | b'0'..=b'9') => self.number(),
-            _ => Err(self.err("expected a value", "a JSON value is an object, array, string, number, true, false or null")),
+            _ => Err(self.err(
+                "expected a value",
+                "a JSON value is an object, array, string, number, true, false or null",
+            )),
         }
     }
 
@@ -65,7 +83,10 @@ impl JsonParser<'_> {
             self.i += w.len();
             Ok(Node::new(kind, Span::new(self.source, start, self.i)))
         } else {
-            Err(self.err("expected a value", "JSON literals are lower-case true, false and null"))
+            Err(self.err(
+                "expected a value",
+                "JSON literals are lower-case true, false and null",
+            ))
         }
     }
 
@@ -84,7 +105,10 @@ impl JsonParser<'_> {
         let int_start = self.i;
         if digits(self) == 0 || (self.b[int_start] == b'0' && self.i - int_start > 1) {
             self.i = int_start;
-            return Err(self.err("invalid number", "JSON numbers have no leading zeros and at least one digit"));
+            return Err(self.err(
+                "invalid number",
+                "JSON numbers have no leading zeros and at least one digit",
+            ));
         }
         let mut float = false;
         if self.b.get(self.i) == Some(&b'.') {
@@ -146,29 +170,48 @@ impl JsonParser<'_> {
                         Some(b'u') => {
                             self.i += 1;
                             let hi = self.hex4()?;
-                            let cp = if (0xd800..0xdc00).contains(&hi) && self.b[self.i..].starts_with(b"\\u") {
+                            let cp = if (0xd800..0xdc00).contains(&hi)
+                                && self.b[self.i..].starts_with(b"\\u")
+                            {
                                 self.i += 2;
                                 let lo = self.hex4()?;
-                                if (0xdc00..0xe000).contains(&lo) { 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00) } else { 0xfffd }
+                                if (0xdc00..0xe000).contains(&lo) {
+                                    0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00)
+                                } else {
+                                    0xfffd
+                                }
                             } else {
                                 hi
                             };
                             out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
                             continue;
                         }
-                        _ => return Err(self.err("invalid escape in string", "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")),
+                        _ => {
+                            return Err(self.err(
+                                "invalid escape in string",
+                                "valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+                            ))
+                        }
                     };
                     self.i += 1;
                     out.push(c);
                 }
-                Some(_) => return Err(self.err("control character in string", "escape control characters (\\n, \\t, \\u0000)")),
+                Some(_) => {
+                    return Err(self.err(
+                        "control character in string",
+                        "escape control characters (\\n, \\t, \\u0000)",
+                    ))
+                }
                 None => return Err(self.err("unterminated string", "close the string with '\"'")),
             }
         }
     }
 
     fn hex4(&mut self) -> Result<u32> {
-        let h = self.text.get(self.i..self.i + 4).and_then(|h| u32::from_str_radix(h, 16).ok());
+        let h = self
+            .text
+            .get(self.i..self.i + 4)
+            .and_then(|h| u32::from_str_radix(h, 16).ok());
         match h {
             Some(v) => {
                 self.i += 4;
@@ -180,9 +223,12 @@ impl JsonParser<'_> {
 
     fn enter(&self, depth: usize) -> Result<()> {
         if depth >= self.max_depth {
-            return Err(Error::new(ErrorKind::Limit, format!("nesting deeper than {} levels", self.max_depth))
-                .at(Span::new(self.source, self.i, self.i + 1))
-                .hint("flatten the structure; no real configuration nests this deep"));
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!("nesting deeper than {} levels", self.max_depth),
+            )
+            .at(Span::new(self.source, self.i, self.i + 1))
+            .hint("flatten the structure; no real configuration nests this deep"));
         }
         Ok(())
     }
@@ -207,7 +253,12 @@ impl JsonParser<'_> {
                     self.i += 1;
                     return Ok(Node::list(items, Span::new(self.source, start, self.i)));
                 }
-                _ => return Err(self.err("expected ',' or ']'", "separate array items with commas; no trailing comma")),
+                _ => {
+                    return Err(self.err(
+                        "expected ',' or ']'",
+                        "separate array items with commas; no trailing comma",
+                    ))
+                }
             }
         }
     }
@@ -225,7 +276,10 @@ impl JsonParser<'_> {
         loop {
             self.ws();
             if self.b.get(self.i) != Some(&b'"') {
-                return Err(self.err("expected a string key", "JSON object keys are double-quoted strings; no trailing comma"));
+                return Err(self.err(
+                    "expected a string key",
+                    "JSON object keys are double-quoted strings; no trailing comma",
+                ));
             }
             let key_start = self.i;
             let key = self.string()?;
@@ -246,7 +300,12 @@ impl JsonParser<'_> {
                     self.i += 1;
                     return Ok(Node::map(map, Span::new(self.source, start, self.i)));
                 }
-                _ => return Err(self.err("expected ',' or '}'", "separate members with commas; no trailing comma")),
+                _ => {
+                    return Err(self.err(
+                        "expected ',' or '}'",
+                        "separate members with commas; no trailing comma",
+                    ))
+                }
             }
         }
     }

@@ -39,7 +39,8 @@ pub struct MimeError {
 /// cloud-init's test: `mime-version:` (any case) within the first 4096 bytes.
 pub fn is_mime(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(4096)];
-    head.windows(13).any(|w| w.eq_ignore_ascii_case(b"mime-version:"))
+    head.windows(13)
+        .any(|w| w.eq_ignore_ascii_case(b"mime-version:"))
 }
 
 /// Whether bytes start with the gzip magic number.
@@ -51,7 +52,9 @@ pub fn is_gzip(bytes: &[u8]) -> bool {
 pub fn gunzip(bytes: &[u8], max: usize) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(max as u64 + 1);
-    reader.read_to_end(&mut out).map_err(|e| format!("gzip data is corrupt: {e}"))?;
+    reader
+        .read_to_end(&mut out)
+        .map_err(|e| format!("gzip data is corrupt: {e}"))?;
     if out.len() > max {
         return Err(format!("gzip data expands to more than {max} bytes"));
     }
@@ -61,31 +64,54 @@ pub fn gunzip(bytes: &[u8], max: usize) -> Result<Vec<u8>, String> {
 /// Parses a MIME message into its leaf parts in document order.
 pub fn parse(bytes: &[u8]) -> Result<Vec<MimePart>, MimeError> {
     // mailparse recurses once per nesting level; bound it before parsing.
-    let nested = bytes.windows(9).filter(|w| w.eq_ignore_ascii_case(b"boundary=")).count();
+    let nested = bytes
+        .windows(9)
+        .filter(|w| w.eq_ignore_ascii_case(b"boundary="))
+        .count();
     if nested > 1000 {
-        return Err(MimeError { message: format!("{nested} nested multipart boundaries: more than 1000"), offset: 0 });
+        return Err(MimeError {
+            message: format!("{nested} nested multipart boundaries: more than 1000"),
+            offset: 0,
+        });
     }
-    let mail = mailparse::parse_mail(bytes).map_err(|e| MimeError { message: format!("not a valid MIME message: {e}"), offset: 0 })?;
+    let mail = mailparse::parse_mail(bytes).map_err(|e| MimeError {
+        message: format!("not a valid MIME message: {e}"),
+        offset: 0,
+    })?;
     let mut parts = Vec::new();
     walk(&mail, bytes, &mut parts)?;
     Ok(parts)
 }
 
 fn offset_in(whole: &[u8], part: &[u8]) -> usize {
-    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize).min(whole.len())
+    (part.as_ptr() as usize)
+        .saturating_sub(whole.as_ptr() as usize)
+        .min(whole.len())
 }
 
-fn walk(mail: &mailparse::ParsedMail<'_>, whole: &[u8], out: &mut Vec<MimePart>) -> Result<(), MimeError> {
+fn walk(
+    mail: &mailparse::ParsedMail<'_>,
+    whole: &[u8],
+    out: &mut Vec<MimePart>,
+) -> Result<(), MimeError> {
     let ctype = mail.ctype.mimetype.to_ascii_lowercase();
     if ctype.starts_with("multipart/") {
         if mail.subparts.is_empty() {
-            let boundary = mail.ctype.params.get("boundary").cloned().unwrap_or_default();
+            let boundary = mail
+                .ctype
+                .params
+                .get("boundary")
+                .cloned()
+                .unwrap_or_default();
             let message = if boundary.is_empty() {
                 "multipart message has no boundary parameter".to_string()
             } else {
                 format!("multipart boundary '{boundary}' never appears in the message body, so it has no parts")
             };
-            return Err(MimeError { message, offset: offset_in(whole, mail.raw_bytes) });
+            return Err(MimeError {
+                message,
+                offset: offset_in(whole, mail.raw_bytes),
+            });
         }
         for sub in &mail.subparts {
             walk(sub, whole, out)?;
@@ -95,18 +121,46 @@ fn walk(mail: &mailparse::ParsedMail<'_>, whole: &[u8], out: &mut Vec<MimePart>)
     let headers: Vec<MimeHeader> = mail
         .headers
         .iter()
-        .map(|h| MimeHeader { name: h.get_key(), value: h.get_value(), offset: offset_in(whole, h.get_key_raw()), len: h.get_key_raw().len() })
+        .map(|h| MimeHeader {
+            name: h.get_key(),
+            value: h.get_value(),
+            offset: offset_in(whole, h.get_key_raw()),
+            len: h.get_key_raw().len(),
+        })
         .collect();
-    let declared = headers.iter().any(|h| h.name.eq_ignore_ascii_case("content-type"));
-    let content_type = if declared { ctype } else { "text/plain".to_string() };
+    let declared = headers
+        .iter()
+        .any(|h| h.name.eq_ignore_ascii_case("content-type"));
+    let content_type = if declared {
+        ctype
+    } else {
+        "text/plain".to_string()
+    };
     let charset = mail.ctype.charset.to_ascii_lowercase();
-    let body = if matches!(charset.as_str(), "" | "utf-8" | "utf8" | "us-ascii" | "ascii") || !content_type.starts_with("text/") {
+    let body = if matches!(
+        charset.as_str(),
+        "" | "utf-8" | "utf8" | "us-ascii" | "ascii"
+    ) || !content_type.starts_with("text/")
+    {
         mail.get_body_raw()
     } else {
         mail.get_body().map(String::into_bytes)
     }
-    .map_err(|e| MimeError { message: format!("part body cannot be decoded: {e}"), offset: offset_in(whole, mail.raw_bytes) })?;
-    let filename = mail.get_content_disposition().params.get("filename").cloned();
-    out.push(MimePart { headers, offset: offset_in(whole, mail.raw_bytes), content_type, filename, body });
+    .map_err(|e| MimeError {
+        message: format!("part body cannot be decoded: {e}"),
+        offset: offset_in(whole, mail.raw_bytes),
+    })?;
+    let filename = mail
+        .get_content_disposition()
+        .params
+        .get("filename")
+        .cloned();
+    out.push(MimePart {
+        headers,
+        offset: offset_in(whole, mail.raw_bytes),
+        content_type,
+        filename,
+        body,
+    });
     Ok(())
 }

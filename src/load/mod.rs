@@ -43,14 +43,27 @@ impl Default for LoadOptions {
 pub fn check_text(text: &str, source: SourceId) -> Result<()> {
     let bad = text.char_indices().find(|&(i, c)| {
         let cp = c as u32;
-        !(c == '\t' || c == '\n' || c == '\r' || (0x20..=0x7e).contains(&cp) || cp == 0x85 || (0xa0..=0xd7ff).contains(&cp) || (0xe000..=0xfffd).contains(&cp) || cp >= 0x10000)
+        !(c == '\t'
+            || c == '\n'
+            || c == '\r'
+            || (0x20..=0x7e).contains(&cp)
+            || cp == 0x85
+            || (0xa0..=0xd7ff).contains(&cp)
+            || (0xe000..=0xfffd).contains(&cp)
+            || cp >= 0x10000)
             && !(i == 0 && c == '\u{feff}')
     });
     match bad {
         None => Ok(()),
-        Some((i, c)) => Err(Error::new(ErrorKind::Parse, format!("unacceptable character #x{:04x}: special characters are not allowed", c as u32))
-            .at(Span::new(source, i, i + c.len_utf8()))
-            .hint("is this a binary file? YAML and JSON inputs must be text")),
+        Some((i, c)) => Err(Error::new(
+            ErrorKind::Parse,
+            format!(
+                "unacceptable character #x{:04x}: special characters are not allowed",
+                c as u32
+            ),
+        )
+        .at(Span::new(source, i, i + c.len_utf8()))
+        .hint("is this a binary file? YAML and JSON inputs must be text")),
     }
 }
 
@@ -79,7 +92,13 @@ pub fn is_json_name(name: &str) -> bool {
 }
 
 /// Loads one document from text, as JSON if the name says so, else YAML (`safe_load`).
-pub fn load_document(text: &str, source: SourceId, json: bool, opts: &LoadOptions, warnings: &mut Vec<Warning>) -> Result<Option<Node>> {
+pub fn load_document(
+    text: &str,
+    source: SourceId,
+    json: bool,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<Node>> {
     if json {
         json::load(text, source, opts).map(Some)
     } else {

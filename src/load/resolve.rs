@@ -21,7 +21,10 @@ pub fn resolve_plain(s: &str, version: YamlVersion) -> Kind {
 
 /// Whether a plain scalar would not be read back as this same string by a 1.1 or 1.2 reader.
 pub fn is_ambiguous(s: &str) -> bool {
-    !matches!(resolve_11(s), Kind::Str(_)) || !matches!(resolve_12(s), Kind::Str(_)) || s == "<<" || s == "="
+    !matches!(resolve_11(s), Kind::Str(_))
+        || !matches!(resolve_12(s), Kind::Str(_))
+        || s == "<<"
+        || s == "="
 }
 
 fn resolve_11(s: &str) -> Kind {
@@ -72,7 +75,8 @@ fn all(s: &str, f: impl Fn(u8) -> bool) -> bool {
 
 /// `[0-9][0-9_]*`
 fn dec_us(s: &str) -> bool {
-    s.as_bytes().first().is_some_and(u8::is_ascii_digit) && all(s, |c| c.is_ascii_digit() || c == b'_')
+    s.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        && all(s, |c| c.is_ascii_digit() || c == b'_')
 }
 
 /// `(?::[0-5]?[0-9])+` after the first part: every later part is one or two digits, first 0-5.
@@ -109,7 +113,11 @@ pub(crate) fn int_11(s: &str) -> Option<Kind> {
     } else if body.contains(':') {
         let parts: Vec<&str> = body.split(':').collect();
         let head = parts[0];
-        if !(head.as_bytes().first().is_some_and(|c| (b'1'..=b'9').contains(c)) && dec_us(head))
+        if !(head
+            .as_bytes()
+            .first()
+            .is_some_and(|c| (b'1'..=b'9').contains(c))
+            && dec_us(head))
             || !sexagesimal_tail(&parts[1..])
         {
             return None;
@@ -186,13 +194,20 @@ pub(crate) fn float_11(s: &str) -> Option<f64> {
         // [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
         let (int_part, frac) = body.split_once('.')?;
         let parts: Vec<&str> = int_part.split(':').collect();
-        if !dec_us(parts[0]) || !sexagesimal_tail(&parts[1..]) || !all(frac, |c| c.is_ascii_digit() || c == b'_') {
+        if !dec_us(parts[0])
+            || !sexagesimal_tail(&parts[1..])
+            || !all(frac, |c| c.is_ascii_digit() || c == b'_')
+        {
             return None;
         }
         let mut value = 0.0;
         let last = parts.len() - 1;
         for (i, p) in parts.iter().enumerate() {
-            let text = if i == last { format!("{}.{}", p, frac) } else { (*p).to_string() };
+            let text = if i == last {
+                format!("{}.{}", p, frac)
+            } else {
+                (*p).to_string()
+            };
             let d: f64 = text.replace('_', "").parse().ok()?;
             value = value * 60.0 + d;
         }
@@ -205,12 +220,16 @@ pub(crate) fn float_11(s: &str) -> Option<f64> {
     };
     let (ip, fp) = mantissa.split_once('.')?;
     let ok_mantissa = if ip.is_empty() {
-        s.as_bytes()[0] == b'.' && fp.as_bytes().first().is_some_and(u8::is_ascii_digit) && dec_us(fp)
+        s.as_bytes()[0] == b'.'
+            && fp.as_bytes().first().is_some_and(u8::is_ascii_digit)
+            && dec_us(fp)
     } else {
         dec_us(ip) && all(fp, |c| c.is_ascii_digit() || c == b'_')
     };
     let ok_exp = exp.is_none_or(|e| {
-        e.len() >= 2 && matches!(e.as_bytes()[0], b'-' | b'+') && all(&e[1..], |c| c.is_ascii_digit())
+        e.len() >= 2
+            && matches!(e.as_bytes()[0], b'-' | b'+')
+            && all(&e[1..], |c| c.is_ascii_digit())
     });
     if !(ok_mantissa && ok_exp) {
         return None;
@@ -233,7 +252,13 @@ pub(crate) fn float_11(s: &str) -> Option<f64> {
 pub fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
     let digits = |r: &[u8]| r.iter().all(u8::is_ascii_digit);
-    if b.len() == 10 && digits(&b[0..4]) && b[4] == b'-' && digits(&b[5..7]) && b[7] == b'-' && digits(&b[8..10]) {
+    if b.len() == 10
+        && digits(&b[0..4])
+        && b[4] == b'-'
+        && digits(&b[5..7])
+        && b[7] == b'-'
+        && digits(&b[8..10])
+    {
         return true;
     }
     timestamp_long(b).unwrap_or(false)
@@ -256,7 +281,11 @@ fn timestamp_long(b: &[u8]) -> Option<bool> {
             false
         }
     };
-    let ok = take_digits(&mut i, 4, 4) && expect(&mut i, b'-') && take_digits(&mut i, 1, 2) && expect(&mut i, b'-') && take_digits(&mut i, 1, 2);
+    let ok = take_digits(&mut i, 4, 4)
+        && expect(&mut i, b'-')
+        && take_digits(&mut i, 1, 2)
+        && expect(&mut i, b'-')
+        && take_digits(&mut i, 1, 2);
     if !ok {
         return Some(false);
     }
@@ -270,7 +299,12 @@ fn timestamp_long(b: &[u8]) -> Option<bool> {
         }
         _ => return Some(false),
     }
-    if !(take_digits(&mut i, 1, 2) && expect(&mut i, b':') && take_digits(&mut i, 2, 2) && expect(&mut i, b':') && take_digits(&mut i, 2, 2)) {
+    if !(take_digits(&mut i, 1, 2)
+        && expect(&mut i, b':')
+        && take_digits(&mut i, 2, 2)
+        && expect(&mut i, b':')
+        && take_digits(&mut i, 2, 2))
+    {
         return Some(false);
     }
     if expect(&mut i, b'.') {
@@ -303,7 +337,9 @@ fn resolve_12(s: &str) -> Kind {
         "" | "~" | "null" | "Null" | "NULL" => return Kind::Null,
         "true" | "True" | "TRUE" => return Kind::Bool(true),
         "false" | "False" | "FALSE" => return Kind::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Kind::Float(f64::INFINITY),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Kind::Float(f64::INFINITY)
+        }
         "-.inf" | "-.Inf" | "-.INF" => return Kind::Float(f64::NEG_INFINITY),
         ".nan" | ".NaN" | ".NAN" => return Kind::Float(f64::NAN),
         _ => {}
@@ -338,7 +374,9 @@ fn is_float_12(body: &str) -> bool {
     };
     let m_ok = match mantissa.split_once('.') {
         Some(("", f)) => !f.is_empty() && all(f, |c| c.is_ascii_digit()),
-        Some((i, f)) => !i.is_empty() && all(i, |c| c.is_ascii_digit()) && all(f, |c| c.is_ascii_digit()),
+        Some((i, f)) => {
+            !i.is_empty() && all(i, |c| c.is_ascii_digit()) && all(f, |c| c.is_ascii_digit())
+        }
         None => !mantissa.is_empty() && all(mantissa, |c| c.is_ascii_digit()),
     };
     let e_ok = exp.is_none_or(|e| {
@@ -378,9 +416,18 @@ mod tests {
         assert_eq!(k("1:30.5"), "Float(90.5)");
         assert_eq!(k("~"), "Null");
         assert_eq!(k("2024-01-02"), "Timestamp(\"2024-01-02\")");
-        assert_eq!(k("2001-12-14t21:59:43.10-05:00"), "Timestamp(\"2001-12-14t21:59:43.10-05:00\")");
-        assert_eq!(k("2001-12-14 21:59:43.10 -5"), "Timestamp(\"2001-12-14 21:59:43.10 -5\")");
-        assert_eq!(k("99999999999999999999999"), "BigInt(\"99999999999999999999999\")");
+        assert_eq!(
+            k("2001-12-14t21:59:43.10-05:00"),
+            "Timestamp(\"2001-12-14t21:59:43.10-05:00\")"
+        );
+        assert_eq!(
+            k("2001-12-14 21:59:43.10 -5"),
+            "Timestamp(\"2001-12-14 21:59:43.10 -5\")"
+        );
+        assert_eq!(
+            k("99999999999999999999999"),
+            "BigInt(\"99999999999999999999999\")"
+        );
         assert!(matches!(resolve_plain(".NaN", YamlVersion::V1_1), Kind::Float(f) if f.is_nan()));
     }
 

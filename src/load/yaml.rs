@@ -11,7 +11,12 @@ use granit_parser::{Event, Parser, ScalarStyle, Tag};
 use std::collections::HashMap;
 
 /// Loads every document of a YAML stream. An empty stream gives no documents.
-pub fn load_stream(text: &str, source: SourceId, opts: &LoadOptions, warnings: &mut Vec<Warning>) -> Result<Vec<Node>> {
+pub fn load_stream(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Node>> {
     check_text(text, source)?;
     let mut b = Builder {
         opts,
@@ -27,7 +32,9 @@ pub fn load_stream(text: &str, source: SourceId, opts: &LoadOptions, warnings: &
     popts.flow_nesting_limit = opts.max_depth + 16;
     for item in Parser::new_from_str_with_options(text, popts) {
         let (event, span) = item.map_err(|e| scan_error(&e, source, text))?;
-        let range = span.byte_range().unwrap_or(span.start.index()..span.end.index());
+        let range = span
+            .byte_range()
+            .unwrap_or(span.start.index()..span.end.index());
         b.event(event, Span::new(source, range.start, range.end))?;
     }
     Ok(b.docs)
@@ -35,13 +42,24 @@ pub fn load_stream(text: &str, source: SourceId, opts: &LoadOptions, warnings: &
 
 /// Loads a stream that must hold at most one document, as PyYAML's `safe_load` does.
 /// `Ok(None)` for an empty stream.
-pub fn load_single(text: &str, source: SourceId, opts: &LoadOptions, warnings: &mut Vec<Warning>) -> Result<Option<Node>> {
+pub fn load_single(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<Node>> {
     let mut docs = load_stream(text, source, opts, warnings)?;
     if docs.len() > 1 {
         let second = docs[1].span;
-        return Err(Error::new(ErrorKind::Parse, "expected a single document in the stream, but found another document")
-            .at(Span { end: second.start, ..second })
-            .hint("remove the '---' separator, or split the documents into separate files"));
+        return Err(Error::new(
+            ErrorKind::Parse,
+            "expected a single document in the stream, but found another document",
+        )
+        .at(Span {
+            end: second.start,
+            ..second
+        })
+        .hint("remove the '---' separator, or split the documents into separate files"));
     }
     Ok(docs.pop())
 }
@@ -100,17 +118,31 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<()> {
         match event {
-            Event::StreamStart | Event::StreamEnd | Event::Anchor(..) | Event::UnresolvedAlias(_) => {}
+            Event::StreamStart
+            | Event::StreamEnd
+            | Event::Anchor(..)
+            | Event::UnresolvedAlias(_) => {}
             Event::DocumentStart(..) => {
                 self.anchors.clear();
                 self.root = None;
             }
             Event::DocumentEnd => {
-                let doc = self.root.take().unwrap_or_else(|| Node::null(Span { end: span.start, ..span }));
+                let doc = self.root.take().unwrap_or_else(|| {
+                    Node::null(Span {
+                        end: span.start,
+                        ..span
+                    })
+                });
                 if self.docs.len() >= self.opts.max_documents {
-                    return Err(Error::new(ErrorKind::Limit, format!("more than {} YAML documents in one stream", self.opts.max_documents))
-                        .at(span)
-                        .hint("split the stream into several files"));
+                    return Err(Error::new(
+                        ErrorKind::Limit,
+                        format!(
+                            "more than {} YAML documents in one stream",
+                            self.opts.max_documents
+                        ),
+                    )
+                    .at(span)
+                    .hint("split the stream into several files"));
                 }
                 self.docs.push(doc);
             }
@@ -122,9 +154,15 @@ impl Builder<'_> {
                 };
                 self.expanded = self.expanded.saturating_add(*count);
                 if self.expanded > self.opts.alias_budget {
-                    return Err(Error::new(ErrorKind::Limit, format!("alias expansion exceeds {} nodes (a \"billion laughs\" document?)", self.opts.alias_budget))
-                        .at(span)
-                        .hint("aliases here expand to more nodes than any real configuration needs"));
+                    return Err(Error::new(
+                        ErrorKind::Limit,
+                        format!(
+                            "alias expansion exceeds {} nodes (a \"billion laughs\" document?)",
+                            self.opts.alias_budget
+                        ),
+                    )
+                    .at(span)
+                    .hint("aliases here expand to more nodes than any real configuration needs"));
                 }
                 let node = node.clone();
                 self.add(node, span)?;
@@ -147,29 +185,70 @@ impl Builder<'_> {
                     Some(t) if is_non_specific(t) => false,
                     Some(t) => return Err(unknown_tag(t, span)),
                 };
-                self.stack.push(Frame::Seq { items: Vec::new(), start: span.start, anchor, set_like });
+                self.stack.push(Frame::Seq {
+                    items: Vec::new(),
+                    start: span.start,
+                    anchor,
+                    set_like,
+                });
             }
             Event::MappingStart(_, anchor, tag) => {
                 self.check_depth(span)?;
                 let tag = match tag.as_deref() {
                     None => MapTag::Map,
-                    Some(t) if t.is_yaml_core_schema_tag("map") || is_non_specific(t) => MapTag::Map,
+                    Some(t) if t.is_yaml_core_schema_tag("map") || is_non_specific(t) => {
+                        MapTag::Map
+                    }
                     Some(t) if t.core_suffix() == Some("set") => MapTag::Set,
                     Some(t) => return Err(unknown_tag(t, span)),
                 };
-                self.stack.push(Frame::Map { pairs: Vec::new(), merges: Vec::new(), key: None, key_is_merge: false, start: span.start, anchor, tag });
+                self.stack.push(Frame::Map {
+                    pairs: Vec::new(),
+                    merges: Vec::new(),
+                    key: None,
+                    key_is_merge: false,
+                    start: span.start,
+                    anchor,
+                    tag,
+                });
             }
             Event::SequenceEnd => {
-                if let Some(Frame::Seq { items, start, anchor, set_like }) = self.stack.pop() {
-                    let span = Span { start, end: span.end.max(start), ..span };
-                    let items = if set_like { pairs_from_omap(items, span)? } else { items };
+                if let Some(Frame::Seq {
+                    items,
+                    start,
+                    anchor,
+                    set_like,
+                }) = self.stack.pop()
+                {
+                    let span = Span {
+                        start,
+                        end: span.end.max(start),
+                        ..span
+                    };
+                    let items = if set_like {
+                        pairs_from_omap(items, span)?
+                    } else {
+                        items
+                    };
                     let node = Node::list(items, span);
                     self.finish(node, anchor, span)?;
                 }
             }
             Event::MappingEnd => {
-                if let Some(Frame::Map { pairs, merges, start, anchor, tag, .. }) = self.stack.pop() {
-                    let span = Span { start, end: span.end.max(start), ..span };
+                if let Some(Frame::Map {
+                    pairs,
+                    merges,
+                    start,
+                    anchor,
+                    tag,
+                    ..
+                }) = self.stack.pop()
+                {
+                    let span = Span {
+                        start,
+                        end: span.end.max(start),
+                        ..span
+                    };
                     let map = self.build_map(pairs, merges, tag)?;
                     self.finish(Node::map(map, span), anchor, span)?;
                 }
@@ -183,9 +262,12 @@ impl Builder<'_> {
 
     fn check_depth(&self, span: Span) -> Result<()> {
         if self.stack.len() >= self.opts.max_depth {
-            return Err(Error::new(ErrorKind::Limit, format!("nesting deeper than {} levels", self.opts.max_depth))
-                .at(span)
-                .hint("flatten the structure; no real configuration nests this deep"));
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!("nesting deeper than {} levels", self.opts.max_depth),
+            )
+            .at(span)
+            .hint("flatten the structure; no real configuration nests this deep"));
         }
         Ok(())
     }
@@ -206,12 +288,21 @@ impl Builder<'_> {
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { pairs, merges, key, key_is_merge, .. }) => match key.take() {
+            Some(Frame::Map {
+                pairs,
+                merges,
+                key,
+                key_is_merge,
+                ..
+            }) => match key.take() {
                 None => {
                     if !node.is_scalar() {
-                        return Err(Error::new(ErrorKind::Parse, "found unhashable key: a list or mapping cannot be a mapping key")
-                            .at(span)
-                            .hint("use a string key"));
+                        return Err(Error::new(
+                            ErrorKind::Parse,
+                            "found unhashable key: a list or mapping cannot be a mapping key",
+                        )
+                        .at(span)
+                        .hint("use a string key"));
                     }
                     *key = Some(node);
                     *key_is_merge = is_merge;
@@ -231,7 +322,12 @@ impl Builder<'_> {
     /// PyYAML: merged pairs first (later merge sources before earlier ones, so earlier win),
     /// then the mapping's own pairs; a repeated key keeps its first position and takes the
     /// later value.
-    fn build_map(&mut self, pairs: Vec<(Node, Node)>, merges: Vec<Node>, _tag: MapTag) -> Result<Map> {
+    fn build_map(
+        &mut self,
+        pairs: Vec<(Node, Node)>,
+        merges: Vec<Node>,
+        _tag: MapTag,
+    ) -> Result<Map> {
         let mut map = Map::with_capacity_and_hasher(pairs.len(), Default::default());
         for merge in merges {
             let sources: Vec<Node> = match merge.kind {
@@ -260,7 +356,9 @@ impl Builder<'_> {
             if let Some(old) = own.get_mut(&Key(k.clone())) {
                 let name = describe_key(&k);
                 self.warnings.push(Warning::new(
-                    format!("duplicate key {name}: the later value wins (PyYAML keeps the last one)"),
+                    format!(
+                        "duplicate key {name}: the later value wins (PyYAML keeps the last one)"
+                    ),
                     key_span,
                 ));
                 *old = v;
@@ -277,7 +375,13 @@ impl Builder<'_> {
         Ok(map)
     }
 
-    fn scalar_kind(&self, text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Result<Kind> {
+    fn scalar_kind(
+        &self,
+        text: &str,
+        style: ScalarStyle,
+        tag: Option<&Tag>,
+        span: Span,
+    ) -> Result<Kind> {
         let Some(tag) = tag else {
             return Ok(if style == ScalarStyle::Plain {
                 resolve_plain(text, self.opts.version)
@@ -307,10 +411,12 @@ impl Builder<'_> {
                     _ => return Err(bad("!!int")),
                 },
             },
-            Some("float") => match resolve::float_11(text).or_else(|| resolve::int_11(text).and_then(|k| match k {
-                Kind::Int(i) => Some(i as f64),
-                _ => None,
-            })) {
+            Some("float") => match resolve::float_11(text).or_else(|| {
+                resolve::int_11(text).and_then(|k| match k {
+                    Kind::Int(i) => Some(i as f64),
+                    _ => None,
+                })
+            }) {
                 Some(f) => Kind::Float(f),
                 None => return Err(bad("!!float")),
             },
@@ -326,15 +432,24 @@ fn is_non_specific(tag: &Tag) -> bool {
 }
 
 fn unknown_tag(tag: &Tag, span: Span) -> Error {
-    Error::new(ErrorKind::Parse, format!("could not determine a constructor for the tag '{}'", tag.original()))
-        .at(span)
-        .hint("safe YAML loaders (PyYAML safe_load) accept only the standard tags: remove the tag")
+    Error::new(
+        ErrorKind::Parse,
+        format!(
+            "could not determine a constructor for the tag '{}'",
+            tag.original()
+        ),
+    )
+    .at(span)
+    .hint("safe YAML loaders (PyYAML safe_load) accept only the standard tags: remove the tag")
 }
 
 fn merge_error(span: Span) -> Error {
-    Error::new(ErrorKind::Parse, "expected a mapping or list of mappings for merging ('<<')")
-        .at(span)
-        .hint("'<<' takes an alias of a mapping (<<: *base) or a list of them")
+    Error::new(
+        ErrorKind::Parse,
+        "expected a mapping or list of mappings for merging ('<<')",
+    )
+    .at(span)
+    .hint("'<<' takes an alias of a mapping (<<: *base) or a list of them")
 }
 
 /// `!!omap` / `!!pairs`: a list of one-pair mappings becomes a list of `[key, value]` lists.
@@ -343,10 +458,18 @@ fn pairs_from_omap(items: Vec<Node>, span: Span) -> Result<Vec<Node>> {
         .into_iter()
         .map(|item| match item.kind {
             Kind::Map(m) if m.len() == 1 => {
-                let (k, v) = m.into_iter().next().map(|(k, v)| (k.0, v)).unwrap_or((Node::null(span), Node::null(span)));
+                let (k, v) = m
+                    .into_iter()
+                    .next()
+                    .map(|(k, v)| (k.0, v))
+                    .unwrap_or((Node::null(span), Node::null(span)));
                 Ok(Node::list(vec![k, v], item.span))
             }
-            _ => Err(Error::new(ErrorKind::Parse, "expected a single mapping item in an ordered map (!!omap / !!pairs)").at(item.span)),
+            _ => Err(Error::new(
+                ErrorKind::Parse,
+                "expected a single mapping item in an ordered map (!!omap / !!pairs)",
+            )
+            .at(item.span)),
         })
         .collect()
 }

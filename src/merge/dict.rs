@@ -91,17 +91,31 @@ impl Merger for DictMerger<'_> {
                     om.insert(k, nv);
                 }
                 Some(i) => {
-                    let Some((_, ov)) = om.get_index_mut(i) else { continue };
+                    let Some((_, ov)) = om.get_index_mut(i) else {
+                        continue;
+                    };
                     match self.action(ov, &nv) {
                         Action::Delete => {
                             if tracing {
-                                eng.record(Outcome::Deleted, Some(self.spec), nv.span, &[&*ov], &[]);
+                                eng.record(
+                                    Outcome::Deleted,
+                                    Some(self.spec),
+                                    nv.span,
+                                    &[&*ov],
+                                    &[],
+                                );
                             }
                             om.shift_remove_index(i);
                         }
                         Action::Replace => {
                             if tracing {
-                                eng.record(Outcome::Replaced, Some(self.spec), nv.span, &[&*ov], &[]);
+                                eng.record(
+                                    Outcome::Replaced,
+                                    Some(self.spec),
+                                    nv.span,
+                                    &[&*ov],
+                                    &[],
+                                );
                             }
                             *ov = nv;
                         }
@@ -122,6 +136,9 @@ impl Merger for DictMerger<'_> {
             }
             eng.pop();
         }
-        Node { kind: Kind::Map(om), span }
+        Node {
+            kind: Kind::Map(om),
+            span,
+        }
     }
 }

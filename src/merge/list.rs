@@ -27,7 +27,10 @@ fn iterate(new: Node) -> Vec<Node> {
     let span = new.span;
     match new.kind {
         Kind::List(items) => items.into_vec(),
-        Kind::Str(s) => s.chars().map(|c| Node::str(c.to_string(), char_span(span))).collect(),
+        Kind::Str(s) => s
+            .chars()
+            .map(|c| Node::str(c.to_string(), char_span(span)))
+            .collect(),
         Kind::Map(m) => m.into_keys().map(|k| k.0).collect(),
         _ => Vec::new(),
     }
@@ -39,12 +42,21 @@ fn char_span(span: Span) -> Span {
 
 impl Merger for ListMerger<'_> {
     fn check(&self, eng: &mut Engine<'_>, old: &Node, new: &Node) -> Result<(), MergeError> {
-        let Some(old_items) = old.as_list() else { return Ok(()) };
+        let Some(old_items) = old.as_list() else {
+            return Ok(());
+        };
         match (self.opts.method, &new.kind) {
-            (ListMethod::Append | ListMethod::Prepend, Kind::List(_) | Kind::Str(_) | Kind::Map(_)) => Ok(()),
-            (ListMethod::Append | ListMethod::Prepend, _) => {
-                Err(eng.error(format!("'{}' object is not iterable (TypeError): cannot add it to a list", py_type(new)), new.span))
-            }
+            (
+                ListMethod::Append | ListMethod::Prepend,
+                Kind::List(_) | Kind::Str(_) | Kind::Map(_),
+            ) => Ok(()),
+            (ListMethod::Append | ListMethod::Prepend, _) => Err(eng.error(
+                format!(
+                    "'{}' object is not iterable (TypeError): cannot add it to a list",
+                    py_type(new)
+                ),
+                new.span,
+            )),
             (ListMethod::Whole, _) | (ListMethod::Replace, Kind::Str(_) | Kind::Map(_)) => Ok(()),
             (ListMethod::Replace, Kind::List(new_items)) => {
                 for (i, (o, n)) in old_items.iter().zip(new_items.iter()).enumerate() {
@@ -59,8 +71,15 @@ impl Merger for ListMerger<'_> {
             }
             (ListMethod::NoReplace, Kind::Map(m)) => {
                 let common = old_items.len().min(m.len());
-                match (0..common).find(|&i| !m.contains_key(&Key(Node::new(Kind::Int(i as i64), Span::NONE)))) {
-                    Some(i) => Err(eng.error(format!("KeyError: {i} (list(no_replace) indexes the new mapping by position)"), new.span)),
+                match (0..common)
+                    .find(|&i| !m.contains_key(&Key(Node::new(Kind::Int(i as i64), Span::NONE))))
+                {
+                    Some(i) => Err(eng.error(
+                        format!(
+                            "KeyError: {i} (list(no_replace) indexes the new mapping by position)"
+                        ),
+                        new.span,
+                    )),
                     None => Ok(()),
                 }
             }
@@ -70,16 +89,30 @@ impl Merger for ListMerger<'_> {
 
     fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
         let span = old.span;
-        let Kind::List(old_items) = old.kind else { return new };
+        let Kind::List(old_items) = old.kind else {
+            return new;
+        };
         let mut items = old_items.into_vec();
         match self.opts.method {
             ListMethod::Whole => {
-                eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&Node::list(items, span)], &[]);
+                eng.record(
+                    Outcome::Replaced,
+                    Some(self.spec),
+                    new.span,
+                    &[&Node::list(items, span)],
+                    &[],
+                );
                 new
             }
             ListMethod::Replace if !matches!(new.kind, Kind::List(_)) => {
                 // The type changes: the new value is returned as it is.
-                eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&Node::list(items, span)], &[]);
+                eng.record(
+                    Outcome::Replaced,
+                    Some(self.spec),
+                    new.span,
+                    &[&Node::list(items, span)],
+                    &[],
+                );
                 new
             }
             ListMethod::Append => {
@@ -108,7 +141,9 @@ impl Merger for ListMerger<'_> {
                 Node::list(items, span)
             }
             ListMethod::Replace => {
-                let Kind::List(new_items) = new.kind else { return Node::list(items, span) };
+                let Kind::List(new_items) = new.kind else {
+                    return Node::list(items, span);
+                };
                 for (i, n) in new_items.into_vec().into_iter().enumerate() {
                     let Some(slot) = items.get_mut(i) else {
                         // Extra new items are dropped: the old length is kept.

@@ -39,7 +39,12 @@ pub struct Engine<'a> {
 impl<'a> Engine<'a> {
     pub fn new(rules: &'a RuleSet, trace: Option<&'a mut Trace>) -> Engine<'a> {
         let track_path = trace.is_some() || rules.path_dependent();
-        Engine { rules, trace, path: Path::root(), track_path }
+        Engine {
+            rules,
+            trace,
+            path: Path::root(),
+            track_path,
+        }
     }
 
     /// Merges a whole layer: checks first, so a failing layer changes nothing.
@@ -78,7 +83,13 @@ impl<'a> Engine<'a> {
     pub fn merge(&mut self, old: Node, new: Node) -> Node {
         match self.spec_for(&old) {
             None if self.stack().replace_unhandled => {
-                self.record(Outcome::Replaced, self.stack().mergers.first(), new.span, &[&old], &[]);
+                self.record(
+                    Outcome::Replaced,
+                    self.stack().mergers.first(),
+                    new.span,
+                    &[&old],
+                    &[],
+                );
                 new
             }
             None => {
@@ -99,7 +110,11 @@ impl<'a> Engine<'a> {
     }
 
     fn error(&self, message: String, span: Span) -> MergeError {
-        MergeError { message, span, path: self.path.clone() }
+        MergeError {
+            message,
+            span,
+            path: self.path.clone(),
+        }
     }
 
     fn push_key(&mut self, key: &Key) {
@@ -121,7 +136,14 @@ impl<'a> Engine<'a> {
     }
 
     /// Records a decision at the current path (no-op without a trace).
-    pub fn record(&mut self, outcome: Outcome, rule: Option<&Spec>, value: Span, overrode: &[&Node], others: &[&Node]) {
+    pub fn record(
+        &mut self,
+        outcome: Outcome,
+        rule: Option<&Spec>,
+        value: Span,
+        overrode: &[&Node],
+        others: &[&Node],
+    ) {
         if let Some(trace) = self.trace.as_deref_mut() {
             let step = Step {
                 layer: trace.layer,

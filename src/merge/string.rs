@@ -14,7 +14,10 @@ impl Merger for StrMerger<'_> {
     fn check(&self, eng: &mut Engine<'_>, _old: &Node, new: &Node) -> Result<(), MergeError> {
         if self.opts.append && new.as_str().is_none() {
             return Err(eng.error(
-                format!("can only concatenate str (not \"{}\") to str (TypeError in str(append))", new.type_name()),
+                format!(
+                    "can only concatenate str (not \"{}\") to str (TypeError in str(append))",
+                    new.type_name()
+                ),
                 new.span,
             ));
         }
@@ -25,7 +28,13 @@ impl Merger for StrMerger<'_> {
         match (&old.kind, &new.kind) {
             (Kind::Str(a), Kind::Str(b)) if self.opts.append => {
                 let joined = format!("{a}{b}");
-                eng.record(Outcome::Concatenated, Some(self.spec), old.span, &[], &[&old, &new]);
+                eng.record(
+                    Outcome::Concatenated,
+                    Some(self.spec),
+                    old.span,
+                    &[],
+                    &[&old, &new],
+                );
                 Node::str(joined, old.span)
             }
             _ => {

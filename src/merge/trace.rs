@@ -59,7 +59,10 @@ pub struct RuleRef {
 
 impl From<&Merger> for RuleRef {
     fn from(m: &Merger) -> RuleRef {
-        RuleRef { text: m.text.clone(), origin: m.origin.clone() }
+        RuleRef {
+            text: m.text.clone(),
+            origin: m.origin.clone(),
+        }
     }
 }
 
@@ -79,7 +82,10 @@ impl Prior {
             Kind::Map(_) => Node::empty_map(node.span),
             _ => node.clone(),
         };
-        Prior { value, span: node.span }
+        Prior {
+            value,
+            span: node.span,
+        }
     }
 }
 
@@ -109,17 +115,27 @@ pub struct Trace {
 
 impl Trace {
     pub fn push(&mut self, step: Step) {
-        self.by_value.entry(step.value).or_default().push(self.steps.len());
+        self.by_value
+            .entry(step.value)
+            .or_default()
+            .push(self.steps.len());
         self.steps.push(step);
     }
 
     /// The last decision that put the value written at `span` where it is.
     pub fn last_for(&self, span: Span) -> Option<&Step> {
-        self.by_value.get(&span).and_then(|v| v.last()).and_then(|&i| self.steps.get(i))
+        self.by_value
+            .get(&span)
+            .and_then(|v| v.last())
+            .and_then(|&i| self.steps.get(i))
     }
 
     /// Every decision about this value, oldest first.
     pub fn all_for(&self, span: Span) -> impl Iterator<Item = &Step> {
-        self.by_value.get(&span).into_iter().flatten().filter_map(|&i| self.steps.get(i))
+        self.by_value
+            .get(&span)
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.steps.get(i))
     }
 }

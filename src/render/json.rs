@@ -36,9 +36,11 @@ fn scalar(out: &mut String, node: &Node) -> Result<bool> {
             out.push_str(&s);
         }
         Kind::Float(f) => {
-            return Err(Error::new(ErrorKind::Merge, format!("the value {f} has no JSON form"))
-                .at(node.span)
-                .hint("use --output yaml, or change the value to a string"))
+            return Err(
+                Error::new(ErrorKind::Merge, format!("the value {f} has no JSON form"))
+                    .at(node.span)
+                    .hint("use --output yaml, or change the value to a string"),
+            )
         }
         Kind::Str(s) | Kind::Timestamp(s) => write_string(out, s),
         Kind::List(_) | Kind::Map(_) => return Ok(false),

@@ -12,7 +12,12 @@ pub type Annotate<'a> = dyn FnMut(&Node, &Path) -> Option<String> + 'a;
 
 /// Renders a document. `header` (e.g. `#cloud-config`) goes on the first line.
 pub fn to_string(doc: &Node, header: Option<&str>) -> String {
-    let mut w = Writer { out: String::new(), annotate: None, path: Path::root(), comments: Vec::new() };
+    let mut w = Writer {
+        out: String::new(),
+        annotate: None,
+        path: Path::root(),
+        comments: Vec::new(),
+    };
     if let Some(h) = header {
         w.out.push_str(h);
         w.out.push('\n');
@@ -22,8 +27,17 @@ pub fn to_string(doc: &Node, header: Option<&str>) -> String {
 }
 
 /// Renders a document and returns, for each commented line, its end offset and comment.
-pub fn to_string_annotated(doc: &Node, header: Option<&str>, annotate: &mut Annotate<'_>) -> (String, Vec<(usize, String)>) {
-    let mut w = Writer { out: String::new(), annotate: Some(annotate), path: Path::root(), comments: Vec::new() };
+pub fn to_string_annotated(
+    doc: &Node,
+    header: Option<&str>,
+    annotate: &mut Annotate<'_>,
+) -> (String, Vec<(usize, String)>) {
+    let mut w = Writer {
+        out: String::new(),
+        annotate: Some(annotate),
+        path: Path::root(),
+        comments: Vec::new(),
+    };
     if let Some(h) = header {
         w.out.push_str(h);
         w.out.push('\n');
@@ -181,8 +195,16 @@ pub fn float_text(f: f64) -> String {
     let s = format!("{f:?}");
     match s.split_once('e') {
         Some((m, e)) => {
-            let m = if m.contains('.') { m.to_string() } else { format!("{m}.0") };
-            let e = if e.starts_with('-') { e.to_string() } else { format!("+{e}") };
+            let m = if m.contains('.') {
+                m.to_string()
+            } else {
+                format!("{m}.0")
+            };
+            let e = if e.starts_with('-') {
+                e.to_string()
+            } else {
+                format!("+{e}")
+            };
             format!("{m}e{e}")
         }
         None => s,
@@ -203,7 +225,10 @@ fn key_string(k: &Node) -> String {
 
 fn printable(c: char) -> bool {
     let cp = c as u32;
-    (0x20..=0x7e).contains(&cp) || (0xa0..=0xd7ff).contains(&cp) || ((0xe000..=0xfffd).contains(&cp) && cp != 0xfeff) || cp >= 0x10000
+    (0x20..=0x7e).contains(&cp)
+        || (0xa0..=0xd7ff).contains(&cp)
+        || ((0xe000..=0xfffd).contains(&cp) && cp != 0xfeff)
+        || cp >= 0x10000
 }
 
 /// A string on one line: plain when that reads back as the same string, else quoted.
@@ -211,14 +236,18 @@ pub fn scalar_string(s: &str) -> String {
     if plain_ok(s) {
         return s.to_string();
     }
-    if s.chars().all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}') {
+    if s.chars()
+        .all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}')
+    {
         return format!("'{}'", s.replace('\'', "''"));
     }
     double_quoted(s)
 }
 
 fn plain_ok(s: &str) -> bool {
-    let Some(first) = s.chars().next() else { return false };
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
     let last = s.chars().next_back().unwrap_or(first);
     if is_ambiguous(s)
         || "-?:,[]{}#&*!|>'\"%@`".contains(first)
@@ -232,7 +261,8 @@ fn plain_ok(s: &str) -> bool {
     {
         return false;
     }
-    s.chars().all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}' && c != '\u{85}')
+    s.chars()
+        .all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}' && c != '\u{85}')
 }
 
 fn double_quoted(s: &str) -> String {
@@ -275,7 +305,10 @@ fn literal_block(s: &str, indent: usize) -> Option<Block> {
     if !s.contains('\n') || s.starts_with('\n') {
         return None;
     }
-    if !s.chars().all(|c| c == '\n' || c == '\t' || (printable(c) && c != '\u{2028}' && c != '\u{2029}')) {
+    if !s
+        .chars()
+        .all(|c| c == '\n' || c == '\t' || (printable(c) && c != '\u{2028}' && c != '\u{2029}'))
+    {
         return None;
     }
     let trimmed = s.trim_end_matches('\n');
@@ -289,7 +322,11 @@ fn literal_block(s: &str, indent: usize) -> Option<Block> {
     // Content always sits two columns in from its parent in our layout.
     let indicator = if s.starts_with(' ') { "2" } else { "" };
     let mut body = String::with_capacity(s.len() + 16);
-    let content = if trailing > 1 { &s[..s.len() - 1] } else { trimmed };
+    let content = if trailing > 1 {
+        &s[..s.len() - 1]
+    } else {
+        trimmed
+    };
     for line in content.split('\n') {
         if !line.is_empty() {
             body.extend(std::iter::repeat_n(' ', indent));
@@ -297,5 +334,8 @@ fn literal_block(s: &str, indent: usize) -> Option<Block> {
         }
         body.push('\n');
     }
-    Some(Block { header: format!("|{indicator}{chomp}"), body })
+    Some(Block {
+        header: format!("|{indicator}{chomp}"),
+        body,
+    })
 }

@@ -2,7 +2,9 @@
 //! `merge_how` strings, `Merge-Type` headers and `--how`) and the dict/list form, with exactly
 //! cloud-init's normalisation, option precedence and failure classes.
 
-use super::{DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, Stack, StrOpts};
+use super::{
+    DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, Stack, StrOpts,
+};
 use crate::value::{Kind, Node, Span};
 
 /// How cloud-init fails on a bad spec: `Rejected` (ValueError: the part is listed as ignored)
@@ -52,11 +54,18 @@ pub fn parse_string(text: &str, origin: &Origin, span: Span) -> Result<Stack, Ho
                 span,
             });
         };
-        let opts: Vec<String> = opts.split(',').map(|o| o.trim().to_lowercase()).filter(|o| !o.is_empty()).collect();
+        let opts: Vec<String> = opts
+            .split(',')
+            .map(|o| o.trim().to_lowercase())
+            .filter(|o| !o.is_empty())
+            .collect();
         let shown = format!("{name}({})", opts.join(","));
         mergers.push(build(name, &Opts::List(opts), shown, origin, span)?);
     }
-    Ok(Stack { mergers, replace_unhandled: false })
+    Ok(Stack {
+        mergers,
+        replace_unhandled: false,
+    })
 }
 
 /// `NAME(OPTS)` with NAME = `[a-z_][a-z0-9_]*` directly followed by `(`, and `)` ending it.
@@ -64,7 +73,9 @@ fn split_call(piece: &str) -> Option<(&str, &str)> {
     let open = piece.find('(')?;
     let name = &piece[..open];
     let mut chars = name.chars();
-    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    let first_ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
     if !first_ok || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
@@ -74,21 +85,41 @@ fn split_call(piece: &str) -> Option<(&str, &str)> {
 
 /// Parses the dict/list form (any non-string `merge_how` value).
 pub fn parse_value(value: &Node, origin: &Origin) -> Result<Stack, HowError> {
-    let skipped = |message: String, span: Span| HowError { failure: Failure::Skipped, message, span };
+    let skipped = |message: String, span: Span| HowError {
+        failure: Failure::Skipped,
+        message,
+        span,
+    };
     let items: Vec<Node> = match &value.kind {
         Kind::List(items) => items.to_vec(),
         // Iterating a mapping yields its keys; each key string is then indexed character-wise.
         Kind::Map(m) => m.keys().map(|k| k.0.clone()).collect(),
         Kind::Null => Vec::new(),
-        _ => return Err(skipped(format!("merge_how must be a string or a list, not {}", value.type_name()), value.span)),
+        _ => {
+            return Err(skipped(
+                format!(
+                    "merge_how must be a string or a list, not {}",
+                    value.type_name()
+                ),
+                value.span,
+            ))
+        }
     };
     let mut mergers = Vec::new();
     for item in &items {
         let (name, opts) = match &item.kind {
             Kind::Map(_) => {
-                let name = item.get("name").ok_or_else(|| skipped("merger entry has no 'name' (KeyError)".into(), item.span))?;
-                let settings = item.get("settings").ok_or_else(|| skipped("merger entry has no 'settings' (KeyError)".into(), item.span))?;
-                let name = scalar_text(name).ok_or_else(|| skipped("merger 'name' must be a string".into(), name.span))?;
+                let name = item.get("name").ok_or_else(|| {
+                    skipped("merger entry has no 'name' (KeyError)".into(), item.span)
+                })?;
+                let settings = item.get("settings").ok_or_else(|| {
+                    skipped(
+                        "merger entry has no 'settings' (KeyError)".into(),
+                        item.span,
+                    )
+                })?;
+                let name = scalar_text(name)
+                    .ok_or_else(|| skipped("merger 'name' must be a string".into(), name.span))?;
                 let opts = match &settings.kind {
                     Kind::Str(s) => Opts::Text(s.to_string()),
                     Kind::List(l) => Opts::List(l.iter().filter_map(scalar_text).collect()),
@@ -99,10 +130,16 @@ pub fn parse_value(value: &Node, origin: &Origin) -> Result<Stack, HowError> {
             }
             Kind::List(seq) => {
                 let Some(first) = seq.first() else {
-                    return Err(skipped("merger entry is an empty list (IndexError)".into(), item.span));
+                    return Err(skipped(
+                        "merger entry is an empty list (IndexError)".into(),
+                        item.span,
+                    ));
                 };
                 let name = scalar_text(first).unwrap_or_default();
-                (name, Opts::List(seq[1..].iter().filter_map(scalar_text).collect()))
+                (
+                    name,
+                    Opts::List(seq[1..].iter().filter_map(scalar_text).collect()),
+                )
             }
             // A string is a sequence of characters: its first character is the name.
             Kind::Str(s) => {
@@ -110,7 +147,15 @@ pub fn parse_value(value: &Node, origin: &Origin) -> Result<Stack, HowError> {
                 let name = chars.next().map(String::from).unwrap_or_default();
                 (name, Opts::List(chars.map(String::from).collect()))
             }
-            _ => return Err(skipped(format!("merger entry must be a mapping or a list, not {}", item.type_name()), item.span)),
+            _ => {
+                return Err(skipped(
+                    format!(
+                        "merger entry must be a mapping or a list, not {}",
+                        item.type_name()
+                    ),
+                    item.span,
+                ))
+            }
         };
         if name.is_empty() {
             continue;
@@ -125,7 +170,10 @@ pub fn parse_value(value: &Node, origin: &Origin) -> Result<Stack, HowError> {
             e
         })?);
     }
-    Ok(Stack { mergers, replace_unhandled: false })
+    Ok(Stack {
+        mergers,
+        replace_unhandled: false,
+    })
 }
 
 fn scalar_text(n: &Node) -> Option<String> {
@@ -137,8 +185,18 @@ fn scalar_text(n: &Node) -> Option<String> {
     }
 }
 
-fn build(name: &str, opts: &Opts, text: String, origin: &Origin, span: Span) -> Result<Merger, HowError> {
-    let module = if name.starts_with("m_") { name.to_string() } else { format!("m_{name}") };
+fn build(
+    name: &str,
+    opts: &Opts,
+    text: String,
+    origin: &Origin,
+    span: Span,
+) -> Result<Merger, HowError> {
+    let module = if name.starts_with("m_") {
+        name.to_string()
+    } else {
+        format!("m_{name}")
+    };
     let spec = match module.as_str() {
         "m_dict" => MergerSpec::Dict(DictOpts {
             method: if opts.has("replace") { DictMethod::Replace } else { DictMethod::NoReplace },
@@ -171,7 +229,11 @@ fn build(name: &str, opts: &Opts, text: String, origin: &Origin, span: Span) -> 
             })
         }
     };
-    Ok(Merger { spec, text, origin: origin.clone() })
+    Ok(Merger {
+        spec,
+        text,
+        origin: origin.clone(),
+    })
 }
 
 /// cloud-init's per-part default when a part names no mergers.
@@ -185,12 +247,17 @@ mod tests {
     use super::*;
 
     fn texts(s: &str) -> Vec<String> {
-        parse_string(s, &Origin::Default(String::new()), Span::NONE).map(|st| st.mergers.into_iter().map(|m| m.text).collect()).unwrap_or_else(|e| vec![e.message])
+        parse_string(s, &Origin::Default(String::new()), Span::NONE)
+            .map(|st| st.mergers.into_iter().map(|m| m.text).collect())
+            .unwrap_or_else(|e| vec![e.message])
     }
 
     #[test]
     fn grammar_normalises_like_cloud_init() {
-        assert_eq!(texts(" list( append , PREPEND ) + Dict( Recurse-List )+str()"), ["list(append,prepend)", "dict(recurse_list)", "str()"]);
+        assert_eq!(
+            texts(" list( append , PREPEND ) + Dict( Recurse-List )+str()"),
+            ["list(append,prepend)", "dict(recurse_list)", "str()"]
+        );
         assert_eq!(texts("a()++b()").len(), 1, "unknown merger fails");
         assert_eq!(texts("+ +"), Vec::<String>::new());
         assert_eq!(texts("list(append))"), ["list(append))"]);

@@ -108,11 +108,25 @@ impl Stack {
         Stack {
             mergers: vec![
                 Merger {
-                    spec: MergerSpec::Dict(DictOpts { method: DictMethod::Deep, allow_delete: false, recurse_list: false, recurse_str: false }),
+                    spec: MergerSpec::Dict(DictOpts {
+                        method: DictMethod::Deep,
+                        allow_delete: false,
+                        recurse_list: false,
+                        recurse_str: false,
+                    }),
                     text: "deep".into(),
                     origin: origin.clone(),
                 },
-                Merger { spec: MergerSpec::List(ListOpts { method: ListMethod::Whole, recurse_list: false, recurse_str: false, recurse_dict: false }), text: "deep".into(), origin },
+                Merger {
+                    spec: MergerSpec::List(ListOpts {
+                        method: ListMethod::Whole,
+                        recurse_list: false,
+                        recurse_str: false,
+                        recurse_dict: false,
+                    }),
+                    text: "deep".into(),
+                    origin,
+                },
             ],
             replace_unhandled: true,
         }
@@ -135,7 +149,10 @@ pub struct RuleSet {
 
 impl RuleSet {
     pub fn single(root: Stack) -> RuleSet {
-        RuleSet { root, by_path: Vec::new() }
+        RuleSet {
+            root,
+            by_path: Vec::new(),
+        }
     }
 
     /// Whether any rule depends on the path (so the engine must track it).

@@ -119,11 +119,11 @@ impl Node {
     pub fn py_eq(&self, other: &Node) -> bool {
         use Kind::*;
         match (&self.kind, &other.kind) {
-            (List(a), List(b)) => a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.py_eq(y)),
+            (List(a), List(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.py_eq(y))
+            }
             (Map(a), Map(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .all(|(k, v)| b.get(k).is_some_and(|w| v.py_eq(w)))
+                a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v.py_eq(w)))
             }
             _ => match (self.number(), other.number()) {
                 (Some(x), Some(y)) => x == y,
@@ -157,7 +157,10 @@ impl PartialEq for Num {
             (Num::Float(a), Num::Float(b)) => a == b,
             // i64 -> f64 may round; compare exactly as Python does.
             (Num::Int(i), Num::Float(f)) | (Num::Float(f), Num::Int(i)) => {
-                f.fract() == 0.0 && f >= -9.223_372_036_854_776e18 && f < 9.223_372_036_854_776e18 && f as i64 == i
+                f.fract() == 0.0
+                    && f >= -9.223_372_036_854_776e18
+                    && f < 9.223_372_036_854_776e18
+                    && f as i64 == i
             }
         }
     }
@@ -176,7 +179,9 @@ impl PartialEq for Node {
             (List(a), List(b)) => a == b,
             (Map(a), Map(b)) => {
                 a.len() == b.len()
-                    && a.iter().zip(b.iter()).all(|((ka, va), (kb, vb))| ka.0 == kb.0 && va == vb)
+                    && a.iter()
+                        .zip(b.iter())
+                        .all(|((ka, va), (kb, vb))| ka.0 == kb.0 && va == vb)
             }
             _ => false,
         }

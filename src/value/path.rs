@@ -42,7 +42,9 @@ impl Path {
         let mut segs = Vec::new();
         for raw in rest.split('/') {
             if raw.contains('~') && !valid_escapes(raw) {
-                return Err(format!("JSON Pointer segment '{raw}' has a '~' not followed by 0 or 1"));
+                return Err(format!(
+                    "JSON Pointer segment '{raw}' has a '~' not followed by 0 or 1"
+                ));
             }
             segs.push(Seg::Key(raw.replace("~1", "/").replace("~0", "~").into()));
         }
@@ -51,13 +53,16 @@ impl Path {
 
     /// Whether `self` equals `prefix` or lies below it; a key segment matches an equal index.
     pub fn starts_with(&self, prefix: &Path) -> bool {
-        prefix.0.len() <= self.0.len() && prefix.0.iter().zip(&self.0).all(|(p, s)| seg_matches(p, s))
+        prefix.0.len() <= self.0.len()
+            && prefix.0.iter().zip(&self.0).all(|(p, s)| seg_matches(p, s))
     }
 }
 
 fn seg_matches(pattern: &Seg, seg: &Seg) -> bool {
     match (pattern, seg) {
-        (Seg::Key(k), Seg::Index(i)) | (Seg::Index(i), Seg::Key(k)) => k.parse::<usize>().ok() == Some(*i),
+        (Seg::Key(k), Seg::Index(i)) | (Seg::Index(i), Seg::Key(k)) => {
+            k.parse::<usize>().ok() == Some(*i)
+        }
         _ => pattern == seg,
     }
 }

@@ -10,21 +10,51 @@ use crate::merge::{Outcome, Step, Trace};
 use crate::strategy::how::Failure;
 use crate::value::{Key, Kind, Node, Path, Seg, SourceMap, Span};
 
-pub fn apply(part: &Part, old: Node, sources: &SourceMap, settings: &Settings, _warnings: &mut [Warning], trace: Option<&mut Trace>) -> PartResult {
+pub fn apply(
+    part: &Part,
+    old: Node,
+    sources: &SourceMap,
+    settings: &Settings,
+    _warnings: &mut [Warning],
+    trace: Option<&mut Trace>,
+) -> PartResult {
     let text = sources.text(part.source);
     let trimmed = text.trim_start();
     let start = text.len() - trimmed.len();
-    let body_start = start + if trimmed.to_ascii_lowercase().starts_with("#cloud-config-jsonp") { "#cloud-config-jsonp".len() } else { 0 };
+    let body_start = start
+        + if trimmed
+            .to_ascii_lowercase()
+            .starts_with("#cloud-config-jsonp")
+        {
+            "#cloud-config-jsonp".len()
+        } else {
+            0
+        };
     // Parse the body in place so positions stay exact: blank out the prefix.
     let mut padded = " ".repeat(body_start);
     padded.push_str(&text[body_start..]);
-    let fail = |message: String, span: Span| Drop { failure: Failure::Skipped, message, span };
+    let fail = |message: String, span: Span| Drop {
+        failure: Failure::Skipped,
+        message,
+        span,
+    };
     let ops = match json::load(&padded, part.source, &settings.load) {
         Ok(n) => n,
-        Err(e) => return Err((fail(format!("JSON patch does not parse: {}", e.message), e.span.unwrap_or(file_span(part.source))), old)),
+        Err(e) => {
+            return Err((
+                fail(
+                    format!("JSON patch does not parse: {}", e.message),
+                    e.span.unwrap_or(file_span(part.source)),
+                ),
+                old,
+            ))
+        }
     };
     let Some(list) = ops.as_list() else {
-        return Err((fail("a JSON patch must be a list of operations".into(), ops.span), old));
+        return Err((
+            fail("a JSON patch must be a list of operations".into(), ops.span),
+            old,
+        ));
     };
     // jsonpatch applies to a copy: a failing operation leaves the config untouched.
     let mut doc = old.clone();
@@ -37,7 +67,15 @@ pub fn apply(part: &Part, old: Node, sources: &SourceMap, settings: &Settings, _
     if let Some(t) = trace {
         let layer = t.layer;
         for (path, outcome, value, prior) in steps {
-            t.push(Step { layer, path, outcome, rule: None, value, overrode: prior.into_iter().collect(), others: Vec::new() });
+            t.push(Step {
+                layer,
+                path,
+                outcome,
+                rule: None,
+                value,
+                overrode: prior.into_iter().collect(),
+                others: Vec::new(),
+            });
         }
     }
     Ok(doc)
@@ -46,11 +84,14 @@ pub fn apply(part: &Part, old: Node, sources: &SourceMap, settings: &Settings, _
 type Recorded = (Path, Outcome, Span, Option<crate::merge::Prior>);
 
 fn field<'a>(op: &'a Node, name: &str) -> Result<&'a Node, String> {
-    op.get(name).ok_or_else(|| format!("operation has no '{name}' member"))
+    op.get(name)
+        .ok_or_else(|| format!("operation has no '{name}' member"))
 }
 
 fn pointer(op: &Node, name: &str) -> Result<Path, String> {
-    let p = field(op, name)?.as_str().ok_or_else(|| format!("'{name}' must be a string"))?;
+    let p = field(op, name)?
+        .as_str()
+        .ok_or_else(|| format!("'{name}' must be a string"))?;
     Path::parse_pointer(p)
 }
 
@@ -65,13 +106,23 @@ fn apply_op(doc: &mut Node, op: &Node, steps: &mut Vec<Recorded>) -> Result<(), 
         }
         "remove" => {
             let removed = remove(doc, &path)?;
-            steps.push((path, Outcome::Deleted, op.span, Some(crate::merge::Prior::of(&removed))));
+            steps.push((
+                path,
+                Outcome::Deleted,
+                op.span,
+                Some(crate::merge::Prior::of(&removed)),
+            ));
             Ok(())
         }
         "replace" => {
             let value = field(op, "value")?.clone();
             let removed = remove(doc, &path)?;
-            steps.push((path.clone(), Outcome::Replaced, value.span, Some(crate::merge::Prior::of(&removed))));
+            steps.push((
+                path.clone(),
+                Outcome::Replaced,
+                value.span,
+                Some(crate::merge::Prior::of(&removed)),
+            ));
             add(doc, &path, value)
         }
         "move" => {
@@ -82,7 +133,9 @@ fn apply_op(doc: &mut Node, op: &Node, steps: &mut Vec<Recorded>) -> Result<(), 
         }
         "copy" => {
             let from = pointer(op, "from")?;
-            let value = get(doc, &from).ok_or_else(|| format!("'from' path {from} does not exist"))?.clone();
+            let value = get(doc, &from)
+                .ok_or_else(|| format!("'from' path {from} does not exist"))?
+                .clone();
             steps.push((path.clone(), Outcome::Added, value.span, None));
             add(doc, &path, value)
         }
@@ -147,7 +200,12 @@ fn add(doc: &mut Node, path: &Path, value: Node) -> Result<(), String> {
         }
         Kind::List(l) => {
             let mut items = std::mem::take(l).into_vec();
-            let i = if key == "-" { items.len() } else { key.parse::<usize>().map_err(|_| format!("'{key}' is not a list index"))? };
+            let i = if key == "-" {
+                items.len()
+            } else {
+                key.parse::<usize>()
+                    .map_err(|_| format!("'{key}' is not a list index"))?
+            };
             if i > items.len() {
                 *l = items.into_boxed_slice();
                 return Err(format!("index {i} is out of range"));
@@ -163,9 +221,13 @@ fn add(doc: &mut Node, path: &Path, value: Node) -> Result<(), String> {
 fn remove(doc: &mut Node, path: &Path) -> Result<Node, String> {
     let (target, key) = parent(doc, path)?;
     match &mut target.kind {
-        Kind::Map(m) => m.shift_remove(&Key::str(&key)).ok_or_else(|| format!("path {path} does not exist")),
+        Kind::Map(m) => m
+            .shift_remove(&Key::str(&key))
+            .ok_or_else(|| format!("path {path} does not exist")),
         Kind::List(l) => {
-            let i = key.parse::<usize>().map_err(|_| format!("'{key}' is not a list index"))?;
+            let i = key
+                .parse::<usize>()
+                .map_err(|_| format!("'{key}' is not a list index"))?;
             if i >= l.len() {
                 return Err(format!("index {i} is out of range"));
             }

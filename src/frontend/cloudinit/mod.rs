@@ -16,7 +16,11 @@ use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
 use parts::{Part, PartKind};
 
 /// Renders user-data inputs into one cloud-config.
-pub fn render(inputs: Vec<Input>, sources: &mut SourceMap, settings: &Settings) -> Result<Rendered> {
+pub fn render(
+    inputs: Vec<Input>,
+    sources: &mut SourceMap,
+    settings: &Settings,
+) -> Result<Rendered> {
     let mut warnings = Vec::new();
     let parts = parts::collect(inputs, sources, settings, &mut warnings)?;
     let mut trace = settings.explain.then(Trace::default);
@@ -27,11 +31,19 @@ pub fn render(inputs: Vec<Input>, sources: &mut SourceMap, settings: &Settings) 
             t.layer = index as u32;
         }
         // Until a part merges successfully the accumulator is (re)set to {}.
-        let old = if merged_any { buf.take() } else { Node::empty_map(Span::NONE) };
+        let old = if merged_any {
+            buf.take()
+        } else {
+            Node::empty_map(Span::NONE)
+        };
         let label = sources.name(part.source).to_string();
         let result = match part.kind {
-            PartKind::CloudConfig => merge_part(part, old, sources, settings, &mut warnings, trace.as_mut()),
-            PartKind::JsonPatch => jsonp::apply(part, old, sources, settings, &mut warnings, trace.as_mut()),
+            PartKind::CloudConfig => {
+                merge_part(part, old, sources, settings, &mut warnings, trace.as_mut())
+            }
+            PartKind::JsonPatch => {
+                jsonp::apply(part, old, sources, settings, &mut warnings, trace.as_mut())
+            }
         };
         match result {
             Ok(merged) => {
@@ -41,17 +53,36 @@ pub fn render(inputs: Vec<Input>, sources: &mut SourceMap, settings: &Settings) 
             Err((drop, old)) => {
                 buf = old;
                 if let Some(t) = trace.as_mut() {
-                    t.push(Step { layer: index as u32, path: Path::root(), outcome: Outcome::DroppedPart, rule: None, value: drop.span, overrode: Vec::new(), others: Vec::new() });
+                    t.push(Step {
+                        layer: index as u32,
+                        path: Path::root(),
+                        outcome: Outcome::DroppedPart,
+                        rule: None,
+                        value: drop.span,
+                        overrode: Vec::new(),
+                        others: Vec::new(),
+                    });
                 }
                 let verb = match drop.failure {
                     Failure::Rejected => "rejected",
                     Failure::Skipped => "skipped",
                 };
-                warnings.push(Warning::new(format!("{label} was {verb} by cloud-init and not merged: {}", drop.message), drop.span));
+                warnings.push(Warning::new(
+                    format!(
+                        "{label} was {verb} by cloud-init and not merged: {}",
+                        drop.message
+                    ),
+                    drop.span,
+                ));
             }
         }
     }
-    Ok(Rendered { doc: buf, header: Some("#cloud-config"), warnings, trace })
+    Ok(Rendered {
+        doc: buf,
+        header: Some("#cloud-config"),
+        warnings,
+        trace,
+    })
 }
 
 /// Why a part was dropped.
@@ -63,25 +94,53 @@ pub struct Drop {
 
 impl From<HowError> for Drop {
     fn from(e: HowError) -> Drop {
-        Drop { failure: e.failure, message: e.message, span: e.span }
+        Drop {
+            failure: e.failure,
+            message: e.message,
+            span: e.span,
+        }
     }
 }
 
 type PartResult = std::result::Result<Node, (Drop, Node)>;
 
-fn merge_part(part: &Part, old: Node, sources: &SourceMap, settings: &Settings, warnings: &mut Vec<Warning>, trace: Option<&mut Trace>) -> PartResult {
+fn merge_part(
+    part: &Part,
+    old: Node,
+    sources: &SourceMap,
+    settings: &Settings,
+    warnings: &mut Vec<Warning>,
+    trace: Option<&mut Trace>,
+) -> PartResult {
     let text = sources.text(part.source);
     let whole = file_span(part.source);
-    let rejected = |message: String, span: Span| Drop { failure: Failure::Rejected, message, span };
+    let rejected = |message: String, span: Span| Drop {
+        failure: Failure::Rejected,
+        message,
+        span,
+    };
     let doc = match yaml::load_single(text, part.source, &settings.load, warnings) {
         Ok(Some(doc)) => doc,
         Ok(None) => return Err((rejected("empty cloud config".into(), whole), old)),
-        Err(e) => return Err((rejected(format!("{} (YAML)", e.message), e.span.unwrap_or(whole)), old)),
+        Err(e) => {
+            return Err((
+                rejected(format!("{} (YAML)", e.message), e.span.unwrap_or(whole)),
+                old,
+            ))
+        }
     };
     let mut doc = match doc.kind {
         Kind::Map(_) => doc,
         Kind::Null => return Err((rejected("empty cloud config".into(), whole), old)),
-        _ => return Err((rejected(format!("cloud-config must be a mapping, not a {}", doc.type_name()), doc.span), old)),
+        _ => {
+            return Err((
+                rejected(
+                    format!("cloud-config must be a mapping, not a {}", doc.type_name()),
+                    doc.span,
+                ),
+                old,
+            ))
+        }
     };
     let stack = match part_stack(part, &mut doc) {
         Ok(s) => s,
@@ -90,8 +149,19 @@ fn merge_part(part: &Part, old: Node, sources: &SourceMap, settings: &Settings, 
     let rules = RuleSet::single(stack);
     let mut engine = Engine::new(&rules, trace);
     engine.merge_layer(old, doc).map_err(|(e, old)| {
-        let message = if e.path.0.is_empty() { e.message } else { format!("{} at {}", e.message, e.path) };
-        (Drop { failure: Failure::Skipped, message, span: e.span }, old)
+        let message = if e.path.0.is_empty() {
+            e.message
+        } else {
+            format!("{} at {}", e.message, e.path)
+        };
+        (
+            Drop {
+                failure: Failure::Skipped,
+                message,
+                span: e.span,
+            },
+            old,
+        )
     })
 }
 
@@ -113,7 +183,10 @@ fn part_stack(part: &Part, doc: &mut Node) -> std::result::Result<Stack, Drop> {
             mergers.extend(body.mergers);
         }
     }
-    let header = ["Merge-Type", "X-Merge-Type"].iter().filter_map(|n| part.header(n)).find(|h| !h.value.is_empty());
+    let header = ["Merge-Type", "X-Merge-Type"]
+        .iter()
+        .filter_map(|n| part.header(n))
+        .find(|h| !h.value.is_empty());
     if let Some(h) = header {
         let origin = Origin::At(h.span);
         mergers.extend(how::parse_string(&h.value, &origin, h.span)?.mergers);
@@ -121,5 +194,8 @@ fn part_stack(part: &Part, doc: &mut Node) -> std::result::Result<Stack, Drop> {
     if mergers.is_empty() {
         return Ok(how::part_default());
     }
-    Ok(Stack { mergers, replace_unhandled: false })
+    Ok(Stack {
+        mergers,
+        replace_unhandled: false,
+    })
 }

@@ -38,7 +38,9 @@ impl Part {
         if !self.headers.iter().any(|h| h.name == name) {
             return None;
         }
-        self.headers.iter().find(|h| h.name.eq_ignore_ascii_case(name))
+        self.headers
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
     }
 }
 
@@ -67,8 +69,16 @@ const PREFIXES: [(&str, &str); 9] = [
 
 /// `handlers.type_from_starts_with`: lower-cased, leading white space stripped, prefix match.
 pub fn type_from_starts_with(text: &str) -> Option<&'static str> {
-    let head: String = text.trim_start().chars().take(32).collect::<String>().to_lowercase();
-    PREFIXES.iter().find(|(p, _)| head.starts_with(p)).map(|(_, t)| *t)
+    let head: String = text
+        .trim_start()
+        .chars()
+        .take(32)
+        .collect::<String>()
+        .to_lowercase();
+    PREFIXES
+        .iter()
+        .find(|(p, _)| head.starts_with(p))
+        .map(|(_, t)| *t)
 }
 
 /// A leaf of the processed message before its type is settled.
@@ -82,7 +92,12 @@ struct Leaf {
 }
 
 /// Expands every input into cloud-config parts, in order.
-pub fn collect(inputs: Vec<Input>, sources: &mut SourceMap, settings: &Settings, warnings: &mut Vec<Warning>) -> Result<Vec<Part>> {
+pub fn collect(
+    inputs: Vec<Input>,
+    sources: &mut SourceMap,
+    settings: &Settings,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Part>> {
     let mut parts = Vec::new();
     for input in inputs {
         for leaf in leaves(input, sources, settings)? {
@@ -98,10 +113,13 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
     if input.bytes.is_empty() {
         return Err(Error::new(ErrorKind::Parse, format!("{name} is empty"))
             .in_file(&name)
-            .hint("cloud-init ignores empty user-data; give a #cloud-config file or leave it out"));
+            .hint(
+                "cloud-init ignores empty user-data; give a #cloud-config file or leave it out",
+            ));
     }
     let bytes = if mime::is_gzip(&input.bytes) {
-        mime::gunzip(&input.bytes, settings.load.max_input_size).map_err(|e| Error::new(ErrorKind::Parse, format!("{name}: {e}")).in_file(&name))?
+        mime::gunzip(&input.bytes, settings.load.max_input_size)
+            .map_err(|e| Error::new(ErrorKind::Parse, format!("{name}: {e}")).in_file(&name))?
     } else {
         input.bytes
     };
@@ -109,22 +127,45 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
         let text = text_of(bytes, &name, sources)?;
         let id = sources.add(name.clone(), text);
         let body = sources.text(id).as_bytes().to_vec();
-        return Ok(vec![Leaf { label: name, content_type: "text/x-not-multipart".into(), headers: Vec::new(), body, at: file_span(id) }]);
+        return Ok(vec![Leaf {
+            label: name,
+            content_type: "text/x-not-multipart".into(),
+            headers: Vec::new(),
+            body,
+            at: file_span(id),
+        }]);
     }
     let text = text_of(bytes, &name, sources)?;
     let id = sources.add(name.clone(), text);
     let raw = sources.text(id).as_bytes();
     let parts = mime::parse(raw).map_err(|e| {
-        Error::new(ErrorKind::Parse, format!("invalid MIME user-data: {}", e.message))
-            .at(Span::new(id, e.offset, e.offset + 1))
-            .hint("check the Content-Type boundary parameter and the --boundary lines")
+        Error::new(
+            ErrorKind::Parse,
+            format!("invalid MIME user-data: {}", e.message),
+        )
+        .at(Span::new(id, e.offset, e.offset + 1))
+        .hint("check the Content-Type boundary parameter and the --boundary lines")
     })?;
     Ok(parts
         .into_iter()
         .enumerate()
         .map(|(i, p)| {
-            let headers = p.headers.into_iter().map(|h| Header { name: h.name, value: h.value, span: Span::new(id, h.offset, h.offset + h.len) }).collect();
-            Leaf { label: format!("{name}, part {}", i + 1), content_type: p.content_type, headers, body: p.body, at: Span::new(id, p.offset, p.offset + 1) }
+            let headers = p
+                .headers
+                .into_iter()
+                .map(|h| Header {
+                    name: h.name,
+                    value: h.value,
+                    span: Span::new(id, h.offset, h.offset + h.len),
+                })
+                .collect();
+            Leaf {
+                label: format!("{name}, part {}", i + 1),
+                content_type: p.content_type,
+                headers,
+                body: p.body,
+                at: Span::new(id, p.offset, p.offset + 1),
+            }
         })
         .collect())
 }
@@ -140,9 +181,12 @@ fn text_of(bytes: Vec<u8>, name: &str, sources: &mut SourceMap) -> Result<String
     };
     if let Some(at) = text.find('\0') {
         let id = sources.add(name.to_string(), text.replace('\0', " "));
-        return Err(Error::new(ErrorKind::Parse, "input contains NUL bytes: it is a binary file, not user-data")
-            .at(Span::new(id, at, at + 1))
-            .hint("give text user-data (#cloud-config, MIME multipart) or gzip of it"));
+        return Err(Error::new(
+            ErrorKind::Parse,
+            "input contains NUL bytes: it is a binary file, not user-data",
+        )
+        .at(Span::new(id, at, at + 1))
+        .hint("give text user-data (#cloud-config, MIME multipart) or gzip of it"));
     }
     Ok(text)
 }
@@ -151,7 +195,13 @@ fn skip(warnings: &mut Vec<Warning>, leaf: &Leaf, why: String) {
     warnings.push(Warning::new(format!("{}: {why}", leaf.label), leaf.at));
 }
 
-fn process_leaf(mut leaf: Leaf, sources: &mut SourceMap, settings: &Settings, warnings: &mut Vec<Warning>, out: &mut Vec<Part>) -> Result<()> {
+fn process_leaf(
+    mut leaf: Leaf,
+    sources: &mut SourceMap,
+    settings: &Settings,
+    warnings: &mut Vec<Warning>,
+    out: &mut Vec<Part>,
+) -> Result<()> {
     let mut declared = leaf.content_type.clone();
     if DECOMP_TYPES.contains(&declared.as_str()) {
         match mime::gunzip(&leaf.body, settings.load.max_input_size) {
@@ -167,32 +217,71 @@ fn process_leaf(mut leaf: Leaf, sources: &mut SourceMap, settings: &Settings, wa
         Ok(t) => t,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
-    let detected = if matches!(declared.as_str(), "text/plain" | "text/x-not-multipart" | "text/x-shellscript") {
-        type_from_starts_with(&text).map(str::to_string).unwrap_or(declared)
+    let detected = if matches!(
+        declared.as_str(),
+        "text/plain" | "text/x-not-multipart" | "text/x-shellscript"
+    ) {
+        type_from_starts_with(&text)
+            .map(str::to_string)
+            .unwrap_or(declared)
     } else {
         declared
     };
     route(leaf, detected, text, sources, settings, warnings, out)
 }
 
-fn route(leaf: Leaf, ctype: String, text: String, sources: &mut SourceMap, settings: &Settings, warnings: &mut Vec<Warning>, out: &mut Vec<Part>) -> Result<()> {
+fn route(
+    leaf: Leaf,
+    ctype: String,
+    text: String,
+    sources: &mut SourceMap,
+    settings: &Settings,
+    warnings: &mut Vec<Warning>,
+    out: &mut Vec<Part>,
+) -> Result<()> {
     match ctype.as_str() {
         "text/cloud-config" | "text/cloud-config-jsonp" => {
-            let kind = if ctype == "text/cloud-config" { PartKind::CloudConfig } else { PartKind::JsonPatch };
+            let kind = if ctype == "text/cloud-config" {
+                PartKind::CloudConfig
+            } else {
+                PartKind::JsonPatch
+            };
             let source = sources.add(leaf.label, text);
-            out.push(Part { kind, source, headers: leaf.headers });
+            out.push(Part {
+                kind,
+                source,
+                headers: leaf.headers,
+            });
         }
-        "text/cloud-config-archive" => explode_archive(leaf, text, sources, settings, warnings, out)?,
+        "text/cloud-config-archive" => {
+            explode_archive(leaf, text, sources, settings, warnings, out)?
+        }
         "text/jinja2" => {
             // cloud-init renders the template with instance data, then re-types the result.
-            let body = text.split_once('\n').map(|(_, rest)| rest).unwrap_or("").to_string();
+            let body = text
+                .split_once('\n')
+                .map(|(_, rest)| rest)
+                .unwrap_or("")
+                .to_string();
             let retyped = type_from_starts_with(&body);
             if retyped == Some("text/cloud-config") {
-                skip(warnings, &leaf, "Jinja template is not rendered by strata: its text is used as it is".into());
+                skip(
+                    warnings,
+                    &leaf,
+                    "Jinja template is not rendered by strata: its text is used as it is".into(),
+                );
                 let source = sources.add(format!("{} (jinja body)", leaf.label), body);
-                out.push(Part { kind: PartKind::CloudConfig, source, headers: leaf.headers });
+                out.push(Part {
+                    kind: PartKind::CloudConfig,
+                    source,
+                    headers: leaf.headers,
+                });
             } else {
-                skip(warnings, &leaf, "Jinja template that does not render to #cloud-config: skipped".into());
+                skip(
+                    warnings,
+                    &leaf,
+                    "Jinja template that does not render to #cloud-config: skipped".into(),
+                );
             }
         }
         "text/x-include-url" | "text/x-include-once-url" => {
@@ -201,24 +290,59 @@ fn route(leaf: Leaf, ctype: String, text: String, sources: &mut SourceMap, setti
         "text/x-not-multipart" => {
             skip(warnings, &leaf, "ignored by cloud-init: not MIME and no known first line (start it with #cloud-config)".into());
         }
-        other => skip(warnings, &leaf, format!("{other} part is not cloud-config: skipped")),
+        other => skip(
+            warnings,
+            &leaf,
+            format!("{other} part is not cloud-config: skipped"),
+        ),
     }
     Ok(())
 }
 
-const ARCHIVE_RESERVED: [&str; 7] = ["content", "filename", "type", "launch-index", "content-disposition", "number-attachments", "content-type"];
+const ARCHIVE_RESERVED: [&str; 7] = [
+    "content",
+    "filename",
+    "type",
+    "launch-index",
+    "content-disposition",
+    "number-attachments",
+    "content-type",
+];
 
-fn explode_archive(leaf: Leaf, text: String, sources: &mut SourceMap, settings: &Settings, warnings: &mut Vec<Warning>, out: &mut Vec<Part>) -> Result<()> {
+fn explode_archive(
+    leaf: Leaf,
+    text: String,
+    sources: &mut SourceMap,
+    settings: &Settings,
+    warnings: &mut Vec<Warning>,
+    out: &mut Vec<Part>,
+) -> Result<()> {
     let id = sources.add(leaf.label.clone(), text);
     let doc = match load::yaml::load_single(sources.text(id), id, &settings.load, warnings) {
         Ok(d) => d,
         Err(e) => {
-            warnings.push(Warning::new(format!("{}: archive skipped by cloud-init: {}", leaf.label, e.message), e.span.unwrap_or(leaf.at)));
+            warnings.push(Warning::new(
+                format!(
+                    "{}: archive skipped by cloud-init: {}",
+                    leaf.label, e.message
+                ),
+                e.span.unwrap_or(leaf.at),
+            ));
             return Ok(());
         }
     };
-    let Some(Node { kind: Kind::List(entries), .. }) = doc else {
-        warnings.push(Warning::new(format!("{}: #cloud-config-archive must be a YAML list: skipped", leaf.label), file_span(id)));
+    let Some(Node {
+        kind: Kind::List(entries),
+        ..
+    }) = doc
+    else {
+        warnings.push(Warning::new(
+            format!(
+                "{}: #cloud-config-archive must be a YAML list: skipped",
+                leaf.label
+            ),
+            file_span(id),
+        ));
         return Ok(());
     };
     for (j, entry) in entries.iter().enumerate() {
@@ -228,13 +352,22 @@ fn explode_archive(leaf: Leaf, text: String, sources: &mut SourceMap, settings: 
             Kind::Map(m) => {
                 let content = match entry.get("content") {
                     None => String::new(),
-                    Some(Node { kind: Kind::Str(s), .. }) => s.to_string(),
+                    Some(Node {
+                        kind: Kind::Str(s), ..
+                    }) => s.to_string(),
                     Some(other) => {
-                        warnings.push(Warning::new(format!("{label}: 'content' must be a string: entry skipped"), other.span));
+                        warnings.push(Warning::new(
+                            format!("{label}: 'content' must be a string: entry skipped"),
+                            other.span,
+                        ));
                         continue;
                     }
                 };
-                let ctype = entry.get("type").and_then(Node::as_str).filter(|t| !t.is_empty()).map(str::to_string);
+                let ctype = entry
+                    .get("type")
+                    .and_then(Node::as_str)
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_string);
                 let headers = m
                     .iter()
                     .filter_map(|(k, v)| {
@@ -246,18 +379,38 @@ fn explode_archive(leaf: Leaf, text: String, sources: &mut SourceMap, settings: 
                             Kind::Str(s) => s.to_string(),
                             _ => crate::merge::key_text(v),
                         };
-                        Some(Header { name: name.to_string(), value, span: k.span() })
+                        Some(Header {
+                            name: name.to_string(),
+                            value,
+                            span: k.span(),
+                        })
                     })
                     .collect();
                 (content, ctype, headers)
             }
             _ => continue,
         };
-        let ctype = ctype.unwrap_or_else(|| type_from_starts_with(&content).unwrap_or("text/cloud-config").to_string());
-        let entry_leaf = Leaf { label, content_type: ctype.clone(), headers, body: Vec::new(), at: entry.span };
+        let ctype = ctype.unwrap_or_else(|| {
+            type_from_starts_with(&content)
+                .unwrap_or("text/cloud-config")
+                .to_string()
+        });
+        let entry_leaf = Leaf {
+            label,
+            content_type: ctype.clone(),
+            headers,
+            body: Vec::new(),
+            at: entry.span,
+        };
         match ctype.as_str() {
-            "text/cloud-config" | "text/cloud-config-jsonp" | "text/jinja2" => route(entry_leaf, ctype, content, sources, settings, warnings, out)?,
-            other => skip(warnings, &entry_leaf, format!("{other} entry is not cloud-config: skipped")),
+            "text/cloud-config" | "text/cloud-config-jsonp" | "text/jinja2" => {
+                route(entry_leaf, ctype, content, sources, settings, warnings, out)?
+            }
+            other => skip(
+                warnings,
+                &entry_leaf,
+                format!("{other} entry is not cloud-config: skipped"),
+            ),
         }
     }
     Ok(())

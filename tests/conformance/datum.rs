@@ -1,0 +1,1 @@
+//! Datum conformance (`../shared/conformance/datum`).

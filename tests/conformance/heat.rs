@@ -1,0 +1,1 @@
+//! Heat conformance (`../shared/conformance/heat`).

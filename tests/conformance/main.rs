@@ -1,0 +1,37 @@
+//! Conformance: data recorded from the real systems in `../shared/conformance`, replayed
+//! through the `strata` binary. Each module prints a skip notice when the data is absent.
+
+mod cloud_init;
+mod datum;
+mod heat;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// `../shared/conformance/<name>`, or `None` (with a notice) when it is not there.
+pub fn suite(name: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join("conformance")
+        .join(name);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("conformance: skipped {name}: {} not found", dir.display());
+        None
+    }
+}
+
+/// Runs strata with arguments; returns (exit code, stdout, stderr).
+pub fn strata(args: &[String]) -> (i32, String, String) {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("strata"))
+        .args(args)
+        .output()
+        .expect("run strata");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -1,0 +1,1 @@
+//! `strata cloud-init` behaviour tests.

@@ -1,0 +1,1 @@
+//! `strata heat` behaviour tests.

@@ -1,0 +1,1 @@
+//! `strata lookup` and `strata merge --rules` behaviour tests.

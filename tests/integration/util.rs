@@ -1,0 +1,72 @@
+//! Test helpers: run the `strata` binary from the `fixtures/` folder and capture the result.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The repository's `fixtures/` folder.
+pub fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// The outcome of one run.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Asserts exit code 0 and returns stdout.
+    #[track_caller]
+    pub fn ok(&self) -> &str {
+        assert_eq!(self.code, 0, "expected success, stderr:\n{}", self.stderr);
+        &self.stdout
+    }
+
+    /// Asserts the exit code and returns stderr.
+    #[track_caller]
+    pub fn fails(&self, code: i32) -> &str {
+        assert_eq!(
+            self.code, code,
+            "expected exit {code}, stdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        assert!(!self.stderr.contains("panicked"), "panic: {}", self.stderr);
+        &self.stderr
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(self.ok())
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+/// Runs `strata ARGS...` in `fixtures/`.
+pub fn strata(args: &[&str]) -> Run {
+    strata_stdin(args, None)
+}
+
+/// Runs `strata ARGS...` in `fixtures/` with bytes on stdin.
+pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut cmd = assert_cmd::Command::cargo_bin("strata").expect("strata binary");
+    cmd.current_dir(fixtures()).args(args);
+    if let Some(input) = stdin {
+        cmd.write_stdin(input.to_vec());
+    }
+    let out = cmd.output().expect("run strata");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A plain `Command` for cases needing more control.
+pub fn command() -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("strata"));
+    cmd.current_dir(fixtures());
+    cmd
+}
