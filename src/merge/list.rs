@@ -29,15 +29,11 @@ fn iterate(new: Node) -> Vec<Node> {
         Kind::List(items) => items.into_vec(),
         Kind::Str(s) => s
             .chars()
-            .map(|c| Node::str(c.to_string(), char_span(span)))
+            .map(|c| Node::str(c.to_string(), span))
             .collect(),
         Kind::Map(m) => m.into_keys().map(|k| k.0).collect(),
         _ => Vec::new(),
     }
-}
-
-fn char_span(span: Span) -> Span {
-    span
 }
 
 impl Merger for ListMerger<'_> {
@@ -53,7 +49,7 @@ impl Merger for ListMerger<'_> {
             (ListMethod::Append | ListMethod::Prepend, _) => Err(eng.error(
                 format!(
                     "'{}' object is not iterable (TypeError): cannot add it to a list",
-                    py_type(new)
+                    new.py_type_name()
                 ),
                 new.span,
             )),
@@ -165,12 +161,5 @@ impl Merger for ListMerger<'_> {
                 Node::list(items, span)
             }
         }
-    }
-}
-
-fn py_type(n: &Node) -> &'static str {
-    match n.kind {
-        Kind::Null => "NoneType",
-        _ => n.type_name(),
     }
 }

@@ -16,7 +16,7 @@ impl Merger for StrMerger<'_> {
             return Err(eng.error(
                 format!(
                     "can only concatenate str (not \"{}\") to str (TypeError in str(append))",
-                    new.type_name()
+                    new.py_type_name()
                 ),
                 new.span,
             ));

@@ -74,6 +74,16 @@ impl Node {
         }
     }
 
+    /// Python's name for the value's type, for messages that quote Python's errors.
+    pub fn py_type_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Null => "NoneType",
+            Kind::Map(_) => "dict",
+            Kind::Timestamp(_) => "datetime.date",
+            _ => self.type_name(),
+        }
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(self.kind, Kind::Null)
     }

@@ -67,11 +67,13 @@ pub fn render(
                     Failure::Rejected => "rejected",
                     Failure::Skipped => "skipped",
                 };
+                let who = if drop.span.source == part.source {
+                    "this part".to_string()
+                } else {
+                    label
+                };
                 warnings.push(Warning::new(
-                    format!(
-                        "{label} was {verb} by cloud-init and not merged: {}",
-                        drop.message
-                    ),
+                    format!("{who} was {verb} by cloud-init and not merged: {}", drop.message),
                     drop.span,
                 ));
             }

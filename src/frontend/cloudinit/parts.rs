@@ -192,7 +192,13 @@ fn text_of(bytes: Vec<u8>, name: &str, sources: &mut SourceMap) -> Result<String
 }
 
 fn skip(warnings: &mut Vec<Warning>, leaf: &Leaf, why: String) {
-    warnings.push(Warning::new(format!("{}: {why}", leaf.label), leaf.at));
+    // A plain file's position already names it; a MIME part or archive entry needs its label.
+    // The position names the file; say which part or entry of it.
+    let message = match leaf.label.rsplit_once(", ") {
+        Some((_, which)) => format!("{which}: {why}"),
+        None => why,
+    };
+    warnings.push(Warning::new(message, leaf.at));
 }
 
 fn process_leaf(
