@@ -4,4 +4,5 @@
 mod cloud_init;
 mod heat;
 mod lookup;
+mod roundtrip;
 mod util;
