@@ -1,8 +1,32 @@
-//! `strata heat`: Heat environment merging with `parameter_merge_strategies`.
+//! `strata heat`: Heat's server-side environment merging (`merge_environments` in
+//! `heat/common/environment_util.py`) with `parameter_merge_strategies`, driven by the
+//! template's parameter types.
+//!
+//! Flow: the `-P` values form the starting `parameters` (`base`); the template gives the types
+//! (`types`; without one they are inferred, with a warning); each `-e` file is loaded and checked
+//! (`env`), its strategies read (`strategy`, plus the blueprint's `merge_strategy` form in
+//! `seed`), and merged section by section (`params`, with the value functions in `ops` and
+//! Json parsing in `json`); `tracer` records `--explain` steps. The result has the five
+//! sections in the order Heat's API creates them.
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::frontend::{Input, Rendered, Settings};
-use crate::value::SourceMap;
+mod base;
+mod env;
+mod json;
+mod ops;
+mod params;
+mod seed;
+mod strategy;
+mod tracer;
+mod types;
+
+use crate::error::{Result, Warning};
+use crate::frontend::{add_text_input, Input, Rendered, Settings};
+use crate::load;
+use crate::value::{Key, Map, Node, SourceMap, Span};
+use env::{EnvFile, Section};
+use strategy::{FileStrategies, Registry};
+use tracer::Tracer;
+use types::Schema;
 
 /// What the CLI hands over for `strata heat`.
 #[derive(Debug)]
@@ -15,9 +39,106 @@ pub struct HeatJob {
     pub envs: Vec<Input>,
 }
 
-pub fn render(_job: HeatJob, _sources: &mut SourceMap, _settings: &Settings) -> Result<Rendered> {
-    Err(Error::new(
-        ErrorKind::Usage,
-        "strata heat is not implemented yet",
-    ))
+/// The state of one merge: Heat's `params` (five sections) and `available_strategies`.
+pub struct Heat<'a> {
+    pub sources: &'a mut SourceMap,
+    pub settings: &'a Settings,
+    pub warnings: Vec<Warning>,
+    pub tracer: Tracer,
+    pub schema: Schema,
+    pub registry: Registry,
+    /// Indexed by `Section::index`.
+    pub sections: Vec<Node>,
+}
+
+/// An environment file, loaded now or when its turn comes.
+enum Pending {
+    Loaded(EnvFile),
+    Raw(Input),
+}
+
+/// Merges the environment files of `job` into one environment.
+pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Result<Rendered> {
+    let mut warnings = Vec::new();
+    let base = base::parameters(job.params, sources)?;
+    let (schema, pending) = match job.template {
+        Some(t) => {
+            let schema = load_template(t, sources, settings, &mut warnings)?;
+            (
+                schema,
+                job.envs.into_iter().map(Pending::Raw).collect::<Vec<_>>(),
+            )
+        }
+        None => {
+            // Inference needs every file first.
+            let mut files = Vec::new();
+            for input in job.envs {
+                files.push(env::load(input, sources, settings, &mut warnings)?);
+            }
+            let schema = Schema::infer(&files, &base);
+            warnings.push(Warning::new(
+                "no --template: parameter types are inferred from the values (list → CommaDelimitedList, mapping → Json, number → Number, boolean → Boolean, anything else → String); give the stack's template for Heat's exact merge",
+                Span::NONE,
+            ));
+            (schema, files.into_iter().map(Pending::Loaded).collect())
+        }
+    };
+    let mut heat = Heat {
+        sources,
+        settings,
+        warnings,
+        tracer: Tracer::new(settings.explain),
+        schema,
+        registry: Registry::default(),
+        sections: Section::ALL
+            .iter()
+            .map(|s| {
+                if s.is_list() {
+                    Node::list(Vec::new(), Span::NONE)
+                } else {
+                    Node::empty_map(Span::NONE)
+                }
+            })
+            .collect(),
+    };
+    base::trace(&mut heat.tracer, &base);
+    if let Some(p) = heat.sections.get_mut(Section::Parameters.index()) {
+        *p = base;
+    }
+    for (index, file) in pending.into_iter().enumerate() {
+        let file = match file {
+            Pending::Loaded(f) => f,
+            Pending::Raw(input) => env::load(input, heat.sources, settings, &mut heat.warnings)?,
+        };
+        heat.tracer.set_layer(index);
+        let mut strategies = FileStrategies::read(file.strategies.as_ref(), &mut heat.warnings);
+        seed::apply(&file, &heat.schema, &mut strategies, &mut heat.warnings)?;
+        heat.merge_file(file, &strategies)?;
+    }
+    let mut doc = Map::default();
+    for (section, node) in Section::ALL.iter().zip(heat.sections) {
+        doc.insert(Key::str(section.name()), node);
+    }
+    Ok(Rendered {
+        doc: Node::map(doc, Span::NONE),
+        header: None,
+        warnings: heat.warnings,
+        trace: heat.tracer.trace,
+    })
+}
+
+/// Loads the template (YAML, or JSON by name) and reads its parameter types.
+fn load_template(
+    input: Input,
+    sources: &mut SourceMap,
+    settings: &Settings,
+    warnings: &mut Vec<Warning>,
+) -> Result<Schema> {
+    let json = load::is_json_name(&input.name);
+    let id = add_text_input(input, sources, settings)?;
+    let doc = load::load_document(sources.text(id), id, json, &settings.load, warnings)?;
+    match doc {
+        Some(doc) => Schema::from_template(&env::strings_for_timestamps(doc)),
+        None => Ok(Schema::default()),
+    }
 }

@@ -1,0 +1,278 @@
+//! One environment file: read (empty files allowed, as in Heat), YAML-loaded with timestamps
+//! kept as strings (Heat's loader does that), and checked the way Heat's
+//! `environment_format.parse` checks it — a mapping whose keys are known sections, none of them
+//! null — plus strata's own type checks on the sections, where Heat would crash later.
+
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontend::{check_size, Input, Settings};
+use crate::load::{self, yaml};
+use crate::merge::key_text;
+use crate::value::{Key, Kind, Map, Node, SourceId, SourceMap, Span};
+
+/// A section of the merged environment, in the order Heat's API creates them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    Parameters,
+    ResourceRegistry,
+    ParameterDefaults,
+    EncryptedParamNames,
+    EventSinks,
+}
+
+impl Section {
+    pub const ALL: [Section; 5] = [
+        Section::Parameters,
+        Section::ResourceRegistry,
+        Section::ParameterDefaults,
+        Section::EncryptedParamNames,
+        Section::EventSinks,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Parameters => "parameters",
+            Section::ResourceRegistry => "resource_registry",
+            Section::ParameterDefaults => "parameter_defaults",
+            Section::EncryptedParamNames => "encrypted_param_names",
+            Section::EventSinks => "event_sinks",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        Section::ALL.iter().position(|s| *s == self).unwrap_or(0)
+    }
+
+    /// Sections holding a list rather than a mapping.
+    pub fn is_list(self) -> bool {
+        matches!(self, Section::EncryptedParamNames | Section::EventSinks)
+    }
+
+    fn from_name(name: &str) -> Option<Section> {
+        Section::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+pub const STRATEGIES: &str = "parameter_merge_strategies";
+/// The 2016 blueprint's proposed section, which Heat never shipped.
+pub const SEED: &str = "merge_strategy";
+
+/// A checked environment file.
+#[derive(Debug)]
+pub struct EnvFile {
+    pub source: SourceId,
+    pub name: String,
+    /// Sections in file order: which one, the span of its key, its (non-null) value.
+    pub sections: Vec<(Section, Span, Node)>,
+    /// `parameter_merge_strategies`, a mapping.
+    pub strategies: Option<Node>,
+    /// `merge_strategy` (the blueprint's form): the span of its key and its value.
+    pub seed: Option<(Span, Node)>,
+}
+
+/// Reads, loads and checks one environment file.
+pub fn load(
+    input: Input,
+    sources: &mut SourceMap,
+    settings: &Settings,
+    warnings: &mut Vec<Warning>,
+) -> Result<EnvFile> {
+    check_size(&input, settings)?;
+    let name = input.name.clone();
+    let source = match load::decode_utf8(input.bytes) {
+        Ok(text) => sources.add(input.name, text),
+        Err((lossy, at)) => {
+            let id = sources.add(input.name, lossy);
+            return Err(load::utf8_error(id, at));
+        }
+    };
+    let doc = yaml::load_single(sources.text(source), source, &settings.load, warnings)?;
+    let mut file = EnvFile {
+        source,
+        name,
+        sections: Vec::new(),
+        strategies: None,
+        seed: None,
+    };
+    let doc = match doc.map(strings_for_timestamps) {
+        None => return Ok(file),
+        Some(d) if d.is_null() => return Ok(file),
+        Some(d) => d,
+    };
+    let Kind::Map(map) = doc.kind else {
+        return Err(Error::new(
+            ErrorKind::Parse,
+            format!(
+                "The environment is not a valid YAML mapping data type. ({} holds a {})",
+                file.name,
+                super::ops::describe(&doc)
+            ),
+        )
+        .at(doc.span)
+        .hint("an environment file is a mapping of sections: parameters, parameter_defaults, resource_registry, parameter_merge_strategies, encrypted_param_names, event_sinks"));
+    };
+    for (key, value) in map.into_iter() {
+        let text = key_text(&key.0);
+        let known = key.as_str().and_then(Section::from_name);
+        let special = matches!(key.as_str(), Some(STRATEGIES | SEED));
+        if known.is_none() && !special {
+            return Err(wrong_section(&text, key.span()));
+        }
+        if value.is_null() {
+            return Err(Error::new(
+                ErrorKind::Parse,
+                format!("environment has empty section \"{text}\""),
+            )
+            .at(key.span())
+            .hint(format!(
+                "give '{text}' a value, or remove the line: Heat rejects a section without one"
+            )));
+        }
+        match known {
+            Some(section) => {
+                if let Some(value) = check_section(section, value, key.span(), warnings)? {
+                    file.sections.push((section, key.span(), value));
+                }
+            }
+            None if key.as_str() == Some(STRATEGIES) => {
+                if value.as_map().is_none() {
+                    return Err(Error::new(
+                        ErrorKind::Directive,
+                        format!("{STRATEGIES} must be a mapping, not {}", super::ops::describe(&value)),
+                    )
+                    .at(value.span)
+                    .hint(format!("write {STRATEGIES}: {{default: merge, SomeParameter: deep_merge}} (Heat crashes on anything else)")));
+                }
+                file.strategies = Some(value);
+            }
+            None => file.seed = Some((key.span(), value)),
+        }
+    }
+    Ok(file)
+}
+
+/// `environment has wrong section "..."`, with a suggestion when the name is close to one.
+fn wrong_section(text: &str, span: Span) -> Error {
+    let names = Section::ALL.iter().map(|s| s.name()).chain([STRATEGIES]);
+    let near = names
+        .clone()
+        .map(|n| (distance(text, n), n))
+        .filter(|(d, n)| *d <= n.len() / 3)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n);
+    let hint = match near {
+        Some(n) => format!("did you mean '{n}'?"),
+        None => format!(
+            "the sections Heat knows are {}",
+            names.collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Error::new(
+        ErrorKind::Directive,
+        format!("environment has wrong section \"{text}\""),
+    )
+    .at(span)
+    .hint(hint)
+}
+
+/// Levenshtein distance (names are short).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row.first().copied().unwrap_or(0);
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row.get(j + 1).copied().unwrap_or(0);
+            let left = row.get(j).copied().unwrap_or(0);
+            let best = (prev + usize::from(ca != *cb)).min(cur + 1).min(left + 1);
+            if let Some(slot) = row.get_mut(j + 1) {
+                *slot = best;
+            }
+            prev = cur;
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}
+
+/// strata's type check of a section: a mapping (or a list for `event_sinks` and
+/// `encrypted_param_names`). Heat skips a falsy value of another type (warned here) and
+/// crashes on a truthy one (an error here). `Ok(None)`: skip the section.
+fn check_section(
+    section: Section,
+    value: Node,
+    key: Span,
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<Node>> {
+    let fits = if section.is_list() {
+        value.as_list().is_some()
+    } else {
+        value.as_map().is_some()
+    };
+    if fits {
+        return Ok(Some(value));
+    }
+    let want = if section.is_list() { "list" } else { "mapping" };
+    if !truthy(&value) {
+        warnings.push(Warning::new(
+            format!(
+                "section '{}' is {}, not a {want}: Heat skips it",
+                section.name(),
+                super::ops::describe(&value)
+            ),
+            key,
+        ));
+        return Ok(None);
+    }
+    Err(Error::new(
+        ErrorKind::Parse,
+        format!(
+            "section '{}' must be a {want}, not {}",
+            section.name(),
+            super::ops::describe(&value)
+        ),
+    )
+    .at(value.span)
+    .hint(format!(
+        "Heat fails on this section later (it is merged as given, then read as a {want})"
+    )))
+}
+
+/// Python truthiness: null, false, 0, 0.0, '', [] and {} are false.
+pub fn truthy(node: &Node) -> bool {
+    match &node.kind {
+        Kind::Null => false,
+        Kind::Bool(b) => *b,
+        Kind::Int(i) => *i != 0,
+        Kind::BigInt(_) => true,
+        Kind::Float(f) => *f != 0.0,
+        Kind::Str(s) | Kind::Timestamp(s) => !s.is_empty(),
+        Kind::List(l) => !l.is_empty(),
+        Kind::Map(m) => !m.is_empty(),
+    }
+}
+
+/// Heat's YAML loader builds timestamps as strings; so does strata for Heat input.
+pub fn strings_for_timestamps(node: Node) -> Node {
+    let span = node.span;
+    match node.kind {
+        Kind::Timestamp(s) => Node::new(Kind::Str(s), span),
+        Kind::List(items) => Node::list(
+            items
+                .into_vec()
+                .into_iter()
+                .map(strings_for_timestamps)
+                .collect(),
+            span,
+        ),
+        Kind::Map(map) => {
+            let mut out = Map::default();
+            for (k, v) in map.into_iter() {
+                out.insert(Key(strings_for_timestamps(k.0)), strings_for_timestamps(v));
+            }
+            Node::map(out, span)
+        }
+        kind => Node::new(kind, span),
+    }
+}
