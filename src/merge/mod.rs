@@ -3,6 +3,8 @@
 //! and records `trace` steps only when a trace is attached. `Merger` is the one trait: each
 //! merger can `check` (would the merge fail? — nothing changes) and `merge` (cannot fail).
 
+pub mod datum;
+mod datum_array;
 mod dict;
 mod list;
 mod string;
@@ -34,6 +36,8 @@ pub struct Engine<'a> {
     trace: Option<&'a mut Trace>,
     path: Path,
     track_path: bool,
+    /// Datum rules and state, for `MergerSpec::Datum` (see `with_datum`).
+    datum: Option<&'a datum::DatumCtx<'a>>,
 }
 
 impl<'a> Engine<'a> {
@@ -44,7 +48,21 @@ impl<'a> Engine<'a> {
             trace,
             path: Path::root(),
             track_path,
+            datum: None,
         }
+    }
+
+    /// An engine that can run `MergerSpec::Datum` mergers (always tracks the path: Datum picks
+    /// rules by path).
+    pub fn with_datum(
+        rules: &'a RuleSet,
+        ctx: &'a datum::DatumCtx<'a>,
+        trace: Option<&'a mut Trace>,
+    ) -> Engine<'a> {
+        let mut engine = Engine::new(rules, trace);
+        engine.track_path = true;
+        engine.datum = Some(ctx);
+        engine
     }
 
     /// Merges a whole layer: checks first, so a failing layer changes nothing.
@@ -75,6 +93,10 @@ impl<'a> Engine<'a> {
                 MergerSpec::Dict(o) => dict::DictMerger { opts: o, spec }.check(self, old, new),
                 MergerSpec::List(o) => list::ListMerger { opts: o, spec }.check(self, old, new),
                 MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.check(self, old, new),
+                MergerSpec::Datum(id) => match self.datum {
+                    Some(ctx) => datum::DatumMerger::new(ctx, id).check(self, old, new),
+                    None => Ok(()),
+                },
             },
         }
     }
@@ -101,6 +123,13 @@ impl<'a> Engine<'a> {
                 MergerSpec::Dict(o) => dict::DictMerger { opts: o, spec }.merge(self, old, new),
                 MergerSpec::List(o) => list::ListMerger { opts: o, spec }.merge(self, old, new),
                 MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.merge(self, old, new),
+                MergerSpec::Datum(id) => match self.datum {
+                    Some(ctx) => datum::DatumMerger::new(ctx, id).merge(self, old, new),
+                    None => {
+                        self.record(Outcome::Kept, Some(spec), old.span, &[], &[&new]);
+                        old
+                    }
+                },
             },
         }
     }

@@ -2,7 +2,9 @@
 //! merger specs (dict / list / str, with their options) plus where each was written, and
 //! `RuleSet`s that pick a stack by document path. Plain data: the engine in `merge` acts on it.
 
+pub mod datum;
 pub mod how;
+pub mod selector;
 
 use crate::value::{Path, Span};
 use std::fmt;
@@ -57,6 +59,9 @@ pub enum MergerSpec {
     Dict(DictOpts),
     List(ListOpts),
     Str(StrOpts),
+    /// Datum's Merge-Datum: the rule is `DatumRules::strategy(id)` of the engine's Datum
+    /// context; it handles values of every type.
+    Datum(datum::RuleId),
 }
 
 impl MergerSpec {
@@ -66,6 +71,7 @@ impl MergerSpec {
             MergerSpec::Dict(_) => "map",
             MergerSpec::List(_) => "list",
             MergerSpec::Str(_) => "str",
+            MergerSpec::Datum(_) => "any",
         }
     }
 }
@@ -99,7 +105,9 @@ pub struct Stack {
 impl Stack {
     /// The merger for an old value of this type, if any.
     pub fn for_type(&self, type_name: &str) -> Option<&Merger> {
-        self.mergers.iter().find(|m| m.spec.handles() == type_name)
+        self.mergers
+            .iter()
+            .find(|m| m.spec.handles() == type_name || m.spec.handles() == "any")
     }
 
     /// The generic "merge these files" default: maps merge deeply, anything else replaces.

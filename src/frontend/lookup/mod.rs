@@ -1,9 +1,19 @@
 //! `strata lookup`: hierarchical lookups with Datum semantics (`--layer`, `--datum`) and Hiera 5
-//! semantics (`--hiera`).
+//! semantics (`--hiera`, not implemented yet). This file owns the job types the CLI builds and
+//! the dispatch; `layers` and `datum` load the hierarchy, `rules` compiles lookup_options,
+//! `resolve` runs the lookup (or the whole-document RSOP) on the shared merge engine.
+
+pub mod datum;
+pub mod layers;
+pub mod resolve;
+pub mod rules;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::frontend::{Input, Rendered, Settings};
+use crate::merge::Trace;
+use crate::strategy::selector::split_path;
 use crate::value::SourceMap;
+use resolve::{LayerSource, Run};
 use std::path::{Path, PathBuf};
 
 /// Where the hierarchy comes from.
@@ -40,13 +50,77 @@ pub struct LookupJob {
 pub type ReadFile<'a> = dyn FnMut(&Path) -> Result<Option<Input>> + 'a;
 
 pub fn render(
-    _job: LookupJob,
-    _read: &mut ReadFile<'_>,
-    _sources: &mut SourceMap,
-    _settings: &Settings,
+    job: LookupJob,
+    read: &mut ReadFile<'_>,
+    sources: &mut SourceMap,
+    settings: &Settings,
 ) -> Result<Rendered> {
-    Err(Error::new(
-        ErrorKind::Usage,
-        "strata lookup is not implemented yet",
-    ))
+    let key = match job.key.as_deref() {
+        None => None,
+        Some(k) => {
+            let path = split_path(k);
+            if path.is_empty() {
+                return Err(Error::new(ErrorKind::Usage, format!("'{k}' names no key"))
+                    .hint("give a key path such as 'NetworkConfig' or 'SoftwareBaseline\\Packages', or no KEY for the whole document"));
+            }
+            Some((k.to_string(), path))
+        }
+    };
+    let mut warnings = Vec::new();
+    let mut trace = settings.explain.then(Trace::default);
+    let doc = match job.hierarchy {
+        Hierarchy::Layers { layers, options } => {
+            let (mut src, rules, node) =
+                layers::prepare(layers, options, sources, settings, &mut warnings)?;
+            let mut run = Run {
+                rules: &rules,
+                trace: trace.as_mut(),
+                warnings: &mut warnings,
+            };
+            run_job(&mut run, &mut src, key, node.as_ref())?
+        }
+        Hierarchy::Datum { datum, node, root } => {
+            let (mut tree, rules, node) =
+                datum::prepare(datum, node, root, read, sources, settings, &mut warnings)?;
+            let mut run = Run {
+                rules: &rules,
+                trace: trace.as_mut(),
+                warnings: &mut warnings,
+            };
+            let doc = run_job(&mut run, &mut tree, key, node.as_ref());
+            warnings.append(&mut tree.warnings);
+            doc?
+        }
+        Hierarchy::Hiera { .. } => {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "strata lookup --hiera is not implemented yet",
+            )
+            .hint("use --layer FILE... (Datum semantics) or --datum Datum.yml --node NODE.yml"))
+        }
+    };
+    Ok(Rendered {
+        doc,
+        header: None,
+        warnings,
+        trace,
+    })
+}
+
+fn run_job(
+    run: &mut Run<'_>,
+    src: &mut dyn LayerSource,
+    key: Option<(String, Vec<String>)>,
+    node: Option<&crate::value::Node>,
+) -> Result<crate::value::Node> {
+    match key {
+        None => run.rsop(src, node),
+        Some((text, path)) => run.lookup(src, &path)?.ok_or_else(|| {
+            Error::new(
+                ErrorKind::Merge,
+                format!("no layer has a value for '{text}' (null counts as no value)"),
+            )
+            .hint("check the key path (segments separated by '\\' or '/', compared case-insensitively) and the layers; Datum throws 'returned a Null value' here")
+        }),
+    }
 }

@@ -1,0 +1,184 @@
+//! The lookup itself, shared by `--layer`, `--datum` and `strata merge --rules`: resolve a key
+//! path inside every layer (most specific first; `null` or absent = not found), fold the found
+//! values with the rule selected for the path (`result = merge(merge(L1, L2), L3)`, the running
+//! result always the more specific side), then drop knockout markers. Without a key, Datum's
+//! RSOP: the node document with each of its keys resolved, plus `Configurations` and every
+//! configuration it lists. Trace steps and warnings are re-rooted under the key they belong to.
+
+use crate::error::{Result, Warning};
+use crate::merge::datum::{find_key, strip_markers, DatumCtx};
+use crate::merge::{key_text, Engine, Outcome, RuleRef, Step, Trace};
+use crate::strategy::selector::DatumRules;
+use crate::strategy::{Merger, MergerSpec, RuleSet, Stack};
+use crate::value::{Key, Kind, Map, Node, Path, Seg, Span};
+
+/// Where layers come from: documents in memory or a Datum tree read on demand.
+pub trait LayerSource {
+    fn len(&self) -> usize;
+    /// The value at `path` inside layer `i` (a copy), or `None`.
+    fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>>;
+}
+
+/// Walks a key path inside a value (case-insensitively when folding).
+pub fn walk<'a>(mut cur: &'a Node, path: &[String], fold: bool) -> Option<&'a Node> {
+    for seg in path {
+        let map = cur.as_map()?;
+        let i = find_key(map, &Key::str(seg), fold)?;
+        cur = map.get_index(i)?.1;
+    }
+    Some(cur)
+}
+
+/// Layers already loaded (`--layer`, `strata merge --rules`); `None` = an empty document.
+pub struct DocLayers(pub Vec<Option<Node>>);
+
+impl LayerSource for DocLayers {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>> {
+        Ok(self
+            .0
+            .get(i)
+            .and_then(Option::as_ref)
+            .and_then(|d| walk(d, path, fold))
+            .cloned())
+    }
+}
+
+/// Output of a run: trace and warnings collected along the way.
+pub struct Run<'t> {
+    pub rules: &'t DatumRules,
+    pub trace: Option<&'t mut Trace>,
+    pub warnings: &'t mut Vec<Warning>,
+}
+
+impl Run<'_> {
+    /// Looks `path` up through every layer; `None` when no layer has a value there.
+    pub fn lookup(&mut self, src: &mut dyn LayerSource, path: &[String]) -> Result<Option<Node>> {
+        let rules = self.rules;
+        let (rule, _) = rules.select(path);
+        let strategy = &rule.strategy;
+        let ctx = DatumCtx::new(rules, path);
+        let set = RuleSet::single(Stack {
+            mergers: vec![Merger {
+                spec: MergerSpec::Datum(strategy.id),
+                text: strategy.merge_hash.rule.text.clone(),
+                origin: strategy.merge_hash.rule.origin.clone(),
+            }],
+            replace_unhandled: false,
+        });
+        let mut acc: Option<Node> = None;
+        for i in 0..src.len() {
+            let Some(value) = src.get(i, path, rules.fold)? else {
+                continue;
+            };
+            if value.is_null() {
+                continue;
+            }
+            let layer = u32::try_from(i).unwrap_or(u32::MAX);
+            if let Some(t) = self.trace.as_deref_mut() {
+                t.layer = layer;
+            }
+            acc = Some(match acc {
+                None => {
+                    if let Some(t) = self.trace.as_deref_mut() {
+                        t.push(Step {
+                            layer,
+                            path: Path::root(),
+                            outcome: Outcome::Added,
+                            rule: Some(RuleRef::from(strategy.rule_for(&value))),
+                            value: value.span,
+                            overrode: Vec::new(),
+                            others: Vec::new(),
+                        });
+                    }
+                    value
+                }
+                Some(old) => {
+                    let mut engine = Engine::with_datum(&set, &ctx, self.trace.as_deref_mut());
+                    match engine.merge_layer(old, value) {
+                        Ok(merged) => merged,
+                        Err((_, old)) => old,
+                    }
+                }
+            });
+        }
+        self.warnings.extend(ctx.take_warnings());
+        Ok(acc.map(|n| strip_markers(&ctx, strategy, n)))
+    }
+
+    /// Looks up one top-level key and files its steps and warnings under `/<key>`.
+    pub fn lookup_key(&mut self, src: &mut dyn LayerSource, key: &str) -> Result<Option<Node>> {
+        let steps = self.trace.as_deref().map_or(0, |t| t.steps.len());
+        let warned = self.warnings.len();
+        let found = self.lookup(src, &[key.to_string()])?;
+        if let Some(t) = self.trace.as_deref_mut() {
+            for step in t.steps.iter_mut().skip(steps) {
+                step.path.0.insert(0, Seg::Key(key.into()));
+            }
+        }
+        for w in self.warnings.iter_mut().skip(warned) {
+            let mut path = w.path.take().unwrap_or_default();
+            path.0.insert(0, Seg::Key(key.into()));
+            w.path = Some(path);
+        }
+        Ok(found)
+    }
+
+    /// Datum's RSOP: every key of the node document resolved with its own rule (a key no layer
+    /// has keeps the node's value), `Configurations` resolved, and each configuration it
+    /// lists resolved (`{}` when no layer has it).
+    pub fn rsop(&mut self, src: &mut dyn LayerSource, node: Option<&Node>) -> Result<Node> {
+        let fold = self.rules.fold;
+        let mut out = Map::default();
+        if let Some(map) = node.and_then(Node::as_map) {
+            for (k, v) in map.iter() {
+                let value = self.lookup_key(src, &key_text(&k.0))?;
+                out.insert(k.clone(), value.unwrap_or_else(|| v.clone()));
+            }
+        }
+        let Some(list) = self.lookup_key(src, "Configurations")? else {
+            return Ok(Node::map(out, Span::NONE));
+        };
+        let names: Vec<(String, Span)> = list
+            .as_list()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|n| n.as_str().map(|s| (s.to_string(), n.span)))
+            .collect();
+        set(&mut out, Key::str("Configurations"), list, fold);
+        for (name, span) in names {
+            let value = self
+                .lookup_key(src, &name)?
+                .unwrap_or_else(|| Node::empty_map(Span::NONE));
+            set(&mut out, Key(Node::str(name, span)), value, fold);
+        }
+        Ok(Node::map(out, Span::NONE))
+    }
+}
+
+/// Sets a key, keeping the spelling and position of an existing (case-insensitively equal) key.
+fn set(out: &mut Map, key: Key, value: Node, fold: bool) {
+    match find_key(out, &key, fold).and_then(|i| out.get_index_mut(i)) {
+        Some((_, slot)) => *slot = value,
+        None => {
+            out.insert(key, value);
+        }
+    }
+}
+
+/// The top-level keys of every layer, most specific layer first, each once.
+pub fn all_keys(layers: &[Option<Node>], fold: bool) -> Vec<Key> {
+    let mut seen = Map::default();
+    for doc in layers.iter().flatten() {
+        if let Kind::Map(m) = &doc.kind {
+            for k in m.keys() {
+                if find_key(&seen, k, fold).is_none() {
+                    seen.insert(k.clone(), Node::null(Span::NONE));
+                }
+            }
+        }
+    }
+    seen.into_keys().collect()
+}
