@@ -17,7 +17,7 @@ pub fn parameters(pairs: Vec<(String, String)>, sources: &mut SourceMap) -> Resu
     }
     // The command line as text: "-P a=1 -P b=2"; (name, value) byte ranges into it.
     let mut text = String::new();
-    let mut items: Vec<((usize, usize), (usize, usize))> = Vec::new();
+    let mut items: Vec<(Range, Range)> = Vec::new();
     let single = pairs.len() == 1;
     for (name, value) in &pairs {
         if !text.is_empty() {
@@ -64,11 +64,11 @@ pub fn parameters(pairs: Vec<(String, String)>, sources: &mut SourceMap) -> Resu
     Ok(Node::map(map, whole_span(id, sources)))
 }
 
+/// A byte range in the command-line text.
+type Range = (usize, usize);
+
 /// Splits `name=value` at `;` into pieces, each split at its first `=`.
-fn split_pieces(
-    text: &str,
-    (start, end): (usize, usize),
-) -> Result<Vec<((usize, usize), (usize, usize))>> {
+fn split_pieces(text: &str, (start, end): (usize, usize)) -> Result<Vec<(Range, Range)>> {
     let mut out = Vec::new();
     let mut at = start;
     let body = text.get(start..end).unwrap_or("");

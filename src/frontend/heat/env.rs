@@ -102,7 +102,7 @@ pub fn load(
         return Err(Error::new(
             ErrorKind::Parse,
             format!(
-                "The environment is not a valid YAML mapping data type. ({} holds a {})",
+                "The environment is not a valid YAML mapping data type. ({} holds {})",
                 file.name,
                 super::ops::describe(&doc)
             ),

@@ -71,7 +71,7 @@ impl Ops<'_> {
                 (Kind::Str(_), Kind::List(_)) | (Kind::List(_), Kind::Str(_))
             );
         let hint = if mixed_list {
-            format!("write '{}' the same way everywhere: a YAML list in every file, or a comma-separated string in every file (a -P value is always a string)", s.param)
+            format!("write '{}' the same way everywhere: a YAML list in every file, or a comma-separated string in every file (a -P value is a string, a -P name given twice a list)", s.param)
         } else if s.ptype == PType::Json && matches!(old.kind, Kind::Str(_)) {
             format!("give '{}' as a YAML mapping, not as a JSON string (Heat keeps a string from the first file or from -P as it is; set the value in an environment file instead)", s.param)
         } else {
@@ -264,7 +264,7 @@ impl Ops<'_> {
                 "TypeError: sequence item 1: expected str instance, {} found",
                 pytype(&new)
             );
-            return Err(self.crash(&Node::str("", new.span), &new, python));
+            return Err(self.crash(&Node::str("", crate::value::Span::NONE), &new, python));
         };
         match (old.as_str(), new.as_str()) {
             (Some(""), Some(_)) => {

@@ -59,7 +59,7 @@ impl Heat<'_> {
                 .check(key, key.span(), resolved, file, &*self.sources)?;
         }
         let slot = section.index();
-        let old_empty = self.sections.get(slot).is_none_or(|s| !truthy(s));
+        let old_empty = !self.sections.get(slot).is_some_and(truthy);
         if old_empty {
             let whole = Node::new(Kind::Map(new_map), new.span);
             if self.tracer.trace.is_some() {
@@ -104,13 +104,13 @@ impl Heat<'_> {
         if self.schema.inferred {
             return;
         }
-        for (k, v) in whole.as_map().into_iter().flat_map(|m| m.iter()) {
+        for k in whole.as_map().into_iter().flat_map(|m| m.keys()) {
             if self.schema.get(k).is_none() {
                 let mut path = self.tracer.path.clone();
                 path.push_key(&key_text(&k.0));
                 self.warnings.push(Warning::new(
                     format!("parameter '{}' is not declared in the template: Heat keeps it only because this is the first file with a non-empty '{}' (in later files it is ignored)", key_text(&k.0), section.name()),
-                    if v.span.is_none() { k.span() } else { k.span() },
+                    k.span(),
                 ).with_path(path));
             }
         }
@@ -192,7 +192,8 @@ impl Heat<'_> {
                 .at(parsed.span)
                 .with_path(self.tracer.path.clone())
                 .hint(format!(
-                    "Heat cannot merge Boolean parameters; give '{}' the strategy overwrite (its strategy '{}' was {})",
+                    "Heat cannot merge Boolean parameters{}; give '{}' the strategy overwrite (its strategy '{}' was {})",
+                    if site.rule.text == "merge" { "" } else { " (its message says 'merge' for every strategy)" },
                     site.param,
                     site.rule.text,
                     self.set_at(&choice.origin)
@@ -286,13 +287,13 @@ impl Heat<'_> {
         let (Some(old_map), Kind::Map(new_map)) = (old.as_map_mut(), new.kind) else {
             return Ok(());
         };
-        update(old_map, new_map, &rule, &mut self.tracer);
+        update(old_map, *new_map, &rule, &mut self.tracer);
         Ok(())
     }
 }
 
 /// The one-level update: non-null values replace, nulls are skipped.
-fn update(old: &mut Map, new: Box<Map>, rule: &RuleRef, tracer: &mut super::tracer::Tracer) {
+fn update(old: &mut Map, new: Map, rule: &RuleRef, tracer: &mut super::tracer::Tracer) {
     for (k, v) in new.into_iter() {
         tracer.push(&k);
         if v.is_null() {
