@@ -65,6 +65,8 @@ impl Ops<'_> {
             Some(loc) => format!(" (from {loc})"),
             None => String::new(),
         };
+        // At the parameter itself (/section/name), not inside a deep-merged value.
+        let top = self.tracer.path.0.len() <= 2;
         let mixed_list = s.ptype == PType::List
             && matches!(
                 (&old.kind, &new.kind),
@@ -72,8 +74,10 @@ impl Ops<'_> {
             );
         let hint = if mixed_list {
             format!("write '{}' the same way everywhere: a YAML list in every file, or a comma-separated string in every file (a -P value is a string, a -P name given twice a list)", s.param)
-        } else if s.ptype == PType::Json && matches!(old.kind, Kind::Str(_)) {
+        } else if s.ptype == PType::Json && top && matches!(old.kind, Kind::Str(_)) {
             format!("give '{}' as a YAML mapping, not as a JSON string (Heat keeps a string from the first file or from -P as it is; set the value in an environment file instead)", s.param)
+        } else if s.ptype == PType::Json && top {
+            format!("merging the Json parameter '{}' needs a mapping on both sides: give it a mapping in every file, or the strategy overwrite", s.param)
         } else {
             format!(
                 "give the values of '{}' the same kind in every file, or give it the strategy overwrite",
