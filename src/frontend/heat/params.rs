@@ -62,17 +62,14 @@ impl Heat<'_> {
         let old_empty = !self.sections.get(slot).is_some_and(truthy);
         if old_empty {
             let whole = Node::new(Kind::Map(new_map), new.span);
-            if self.tracer.trace.is_some() {
-                let rules: Vec<Option<RuleRef>> = whole
-                    .as_map()
-                    .into_iter()
-                    .flat_map(|m| m.iter())
-                    .map(|(k, v)| (!v.is_null()).then(|| self.rule_of(k)).flatten())
-                    .collect();
-                let mut it = rules.into_iter();
-                self.tracer
-                    .added_entries(&whole, &mut |_| it.next().flatten());
-            }
+            let registry = &self.registry;
+            self.tracer.added_entries(&whole, &mut |k| {
+                let value = whole.as_map().and_then(|m| m.get(k))?;
+                if value.is_null() {
+                    return None;
+                }
+                registry.get(k).map(|r| r.choice.rule())
+            });
             self.warn_undeclared_in_whole(section, &whole);
             if let Some(s) = self.sections.get_mut(slot) {
                 *s = whole;
