@@ -17,11 +17,9 @@ pub fn render(
     sources: &mut SourceMap,
     settings: &Settings,
 ) -> Result<Rendered> {
-    if rules_file.is_some() {
-        return Err(Error::new(
-            ErrorKind::Usage,
-            "--rules is not implemented yet",
-        ));
+    if let Some(rules) = rules_file {
+        // Datum's rule language (lookup_options form), later files more specific.
+        return super::lookup::plain::merge_with_rules(inputs, rules, sources, settings);
     }
     let mut warnings = Vec::new();
     let stack = match how_spec {

@@ -145,6 +145,9 @@ pub(super) fn merge_value(
     r: Node,
     d: Node,
 ) -> Node {
+    if is_bare_marker(&r, s) {
+        return knock_out(eng, s, r, &d);
+    }
     let (tr, td) = (dtype(&r), dtype(&d));
     if tr != td {
         return mismatch(eng, ctx, r, d);
@@ -153,8 +156,8 @@ pub(super) fn merge_value(
         DType::Base => kept(eng, &ctx.scalar_rule, r, &d),
         DType::Hash => match s.merge_hash.value {
             HashMode::MostSpecific => kept(eng, &s.merge_hash.rule, r, &d),
-            HashMode::Hash => merge_hash(eng, ctx, s, r, d, false),
-            HashMode::Deep => merge_hash(eng, ctx, s, r, d, true),
+            HashMode::Hash => merge_hash(eng, ctx, s, &s.merge_hash.rule, r, d, false),
+            HashMode::Deep => merge_hash(eng, ctx, s, &s.merge_hash.rule, r, d, true),
         },
         DType::BaseArray => match s.merge_basetype_array.value {
             ArrayMode::MostSpecific => kept(eng, &s.merge_basetype_array.rule, r, &d),
@@ -168,6 +171,22 @@ pub(super) fn merge_value(
             HashArrayMode::DeepTuple => datum_array::deep_tuple(eng, ctx, s, r, d),
         },
     }
+}
+
+/// Whether a value is exactly the knockout prefix (`Gateway: '--'`): it knocks out whatever
+/// less specific layers have at that place.
+pub fn is_bare_marker(n: &Node, s: &DatumStrategy) -> bool {
+    match (&s.knockout_prefix, n.as_str()) {
+        (Some(p), Some(t)) => *p.value == *t,
+        _ => false,
+    }
+}
+
+/// Keeps the marker (it goes on blocking lower layers) and records what it knocked out.
+fn knock_out(eng: &mut Engine<'_>, s: &DatumStrategy, marker: Node, d: &Node) -> Node {
+    let rule = s.knockout_prefix.as_ref().map(|f| &f.rule);
+    eng.record(Outcome::Deleted, rule, marker.span, &[d], &[&marker]);
+    marker
 }
 
 fn kept(eng: &mut Engine<'_>, rule: &Spec, r: Node, d: &Node) -> Node {
@@ -197,13 +216,21 @@ pub fn eq_fold(a: &str, b: &str) -> bool {
     }
 }
 
+/// A key's text without allocating for string keys.
+pub fn key_str(k: &Key) -> std::borrow::Cow<'_, str> {
+    match k.as_str() {
+        Some(s) => std::borrow::Cow::Borrowed(s),
+        None => std::borrow::Cow::Owned(key_text(&k.0)),
+    }
+}
+
 /// Finds a key in a map the way the rules compare keys.
 pub fn find_key(map: &Map, key: &Key, fold: bool) -> Option<usize> {
     if !fold {
         return map.get_index_of(key);
     }
-    let text = key_text(&key.0);
-    map.keys().position(|k| eq_fold(&key_text(&k.0), &text))
+    let text = key_str(key);
+    map.keys().position(|k| eq_fold(&key_str(k), &text))
 }
 
 /// The index of the knockout marker `<prefix><key>` in a map, if there is one.
@@ -223,10 +250,14 @@ fn find_marker(map: &Map, prefix: &str, key: &str, fold: bool) -> Option<usize> 
 
 /// Merge-Hashtable: keys of `r` stay (in order); keys only in `d` are appended whole; keys in
 /// both are merged by `merge_child`.
+/// `rule` is the setting that asked for this merge (for the trace): `merge_hash`, or
+/// `merge_hash_array` for DeepTuple items.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn merge_hash(
     eng: &mut Engine<'_>,
     ctx: &DatumCtx<'_>,
     s: &DatumStrategy,
+    rule: &Spec,
     r: Node,
     d: Node,
     deep: bool,
@@ -240,7 +271,7 @@ pub(super) fn merge_hash(
         Kind::Map(m) => m,
         _ => return Node::map(*rm, r_span),
     };
-    eng.record(Outcome::Merged, Some(&s.merge_hash.rule), r_span, &[], &[]);
+    eng.record(Outcome::Merged, Some(rule), r_span, &[], &[]);
     let fold = ctx.fold();
     let prefix = s.knockout_prefix.as_ref().map(|f| &*f.value);
     // Large maps get an index of folded key texts; small ones are scanned.
@@ -252,7 +283,7 @@ pub(super) fn merge_hash(
     });
     for (k, dv) in dm.into_iter() {
         eng.push_key(&k);
-        let text = key_text(&k.0);
+        let text = key_str(&k);
         if let Some(p) = prefix {
             let marker = match &index {
                 Some(ix) => ix.get(&format!("{p}{text}").to_lowercase()).copied(),
@@ -271,7 +302,7 @@ pub(super) fn merge_hash(
         };
         match found {
             None => {
-                eng.record(Outcome::Added, Some(&s.merge_hash.rule), dv.span, &[], &[]);
+                eng.record(Outcome::Added, Some(rule), dv.span, &[], &[]);
                 if let Some(ix) = index.as_mut() {
                     ix.insert(text.to_lowercase(), rm.len());
                 }
@@ -280,7 +311,7 @@ pub(super) fn merge_hash(
             Some(i) => {
                 if let Some((_, slot)) = rm.get_index_mut(i) {
                     let rv = slot.take();
-                    let merged = merge_child(eng, ctx, s, deep, rv, dv);
+                    let merged = merge_child(eng, ctx, s, rule, deep, rv, dv);
                     if let Some((_, slot)) = rm.get_index_mut(i) {
                         *slot = merged;
                     }
@@ -295,24 +326,29 @@ pub(super) fn merge_hash(
 /// A key both sides have. Maps: under `deep`, merged with the key's own rule if it has one,
 /// else recursively with the parent's strategy; under `hash`, the more specific map whole.
 /// Arrays: the key's own rule, else (deep) the parent's strategy or (hash) the default.
+#[allow(clippy::too_many_arguments)]
 fn merge_child(
     eng: &mut Engine<'_>,
     ctx: &DatumCtx<'_>,
     s: &DatumStrategy,
+    rule: &Spec,
     deep: bool,
     rv: Node,
     dv: Node,
 ) -> Node {
+    if is_bare_marker(&rv, s) {
+        return knock_out(eng, s, rv, &dv);
+    }
     let (tr, td) = (dtype(&rv), dtype(&dv));
     if tr != td {
         return mismatch(eng, ctx, rv, dv);
     }
     match tr {
         DType::Base => kept(eng, &ctx.scalar_rule, rv, &dv),
-        DType::Hash if !deep => kept(eng, &s.merge_hash.rule, rv, &dv),
+        DType::Hash if !deep => kept(eng, rule, rv, &dv),
         DType::Hash => match ctx.explicit(eng) {
             Some(own) => merge_value(eng, ctx, own, rv, dv),
-            None => merge_hash(eng, ctx, s, rv, dv, true),
+            None => merge_hash(eng, ctx, s, rule, rv, dv, true),
         },
         DType::BaseArray | DType::HashArray => {
             let own = ctx
@@ -354,7 +390,7 @@ fn strip(
                 return node;
             };
             if let Some(p) = prefix {
-                map.retain(|k, _| !is_marker_key(k, p));
+                map.retain(|k, v| !is_marker_key(k, p) && v.as_str() != Some(p));
             }
             for (k, v) in map.iter_mut() {
                 let child = dtype(v);

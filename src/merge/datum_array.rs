@@ -6,7 +6,7 @@
 //! case-insensitively, a number equal to its decimal text. Knockout markers (`--item`,
 //! `Name: --x`) of the more specific side drop equal items of the less specific side.
 
-use super::datum::{eq_fold, merge_hash, DatumCtx};
+use super::datum::{eq_fold, key_str, merge_hash, DatumCtx};
 use super::{key_text, Engine, Outcome};
 use crate::strategy::datum::{DatumStrategy, HashArrayMode};
 use crate::strategy::Merger as Spec;
@@ -96,7 +96,7 @@ fn hash_value(n: &Node, fold: bool, h: &mut FxHasher) {
                 h.write_u8(3);
                 h.write_usize(m.len());
                 for (k, v) in m.iter() {
-                    let _ = write!(HashText { h, fold }, "{}", key_text(&k.0));
+                    let _ = HashText { h, fold }.write_str(&key_str(k));
                     hash_value(v, fold, h);
                 }
             }
@@ -171,7 +171,7 @@ fn value_eq(a: &Node, b: &Node, fold: bool) -> bool {
         (Kind::Map(x), Kind::Map(y)) => {
             x.len() == y.len()
                 && x.iter().zip(y.iter()).all(|((ka, va), (kb, vb))| {
-                    eq_fold(&key_text(&ka.0), &key_text(&kb.0)) && value_eq(va, vb, fold)
+                    eq_fold(&key_str(ka), &key_str(kb)) && value_eq(va, vb, fold)
                 })
         }
         _ => match (scalar_text(a), scalar_text(b)) {
@@ -215,7 +215,7 @@ fn field<'a>(item: &'a Node, key: &str, fold: bool) -> Option<&'a Node> {
     let map = item.as_map()?;
     if fold {
         map.iter()
-            .find(|(k, _)| eq_fold(&key_text(&k.0), key))
+            .find(|(k, _)| eq_fold(&key_str(k), key))
             .map(|(_, v)| v)
     } else {
         map.get(&Key::str(key))
@@ -279,7 +279,7 @@ fn marker_target(item: &Node, keys: &TupleKeys, prefix: &str, fold: bool) -> Opt
     let mut target = item.clone();
     let map = target.as_map_mut()?;
     for (k, v) in map.iter_mut() {
-        let text = key_text(&k.0);
+        let text = key_str(k);
         let is_key = ks.iter().any(|t| {
             if fold {
                 eq_fold(t, &text)
@@ -632,7 +632,7 @@ pub(super) fn deep_tuple(
                 }
                 let at = out.len();
                 eng.push_index(at);
-                acc = merge_hash(eng, ctx, s, acc, dv, true);
+                acc = merge_hash(eng, ctx, s, rule, acc, dv, true);
                 eng.pop();
             }
         }

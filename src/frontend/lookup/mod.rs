@@ -5,6 +5,7 @@
 
 pub mod datum;
 pub mod layers;
+pub mod plain;
 pub mod resolve;
 pub mod rules;
 
@@ -13,7 +14,7 @@ use crate::frontend::{Input, Rendered, Settings};
 use crate::merge::Trace;
 use crate::strategy::selector::split_path;
 use crate::value::SourceMap;
-use resolve::{LayerSource, Run};
+use resolve::{Found, LayerSource, Run};
 use std::path::{Path, PathBuf};
 
 /// Where the hierarchy comes from.
@@ -115,12 +116,19 @@ fn run_job(
 ) -> Result<crate::value::Node> {
     match key {
         None => run.rsop(src, node),
-        Some((text, path)) => run.lookup(src, &path)?.ok_or_else(|| {
-            Error::new(
+        Some((text, path)) => match run.find(src, &path)? {
+            Found::Value(v) => Ok(v),
+            Found::Nothing => Err(Error::new(
                 ErrorKind::Merge,
                 format!("no layer has a value for '{text}' (null counts as no value)"),
             )
-            .hint("check the key path (segments separated by '\\' or '/', compared case-insensitively) and the layers; Datum throws 'returned a Null value' here")
-        }),
+            .hint("check the key path (segments separated by '\\' or '/', compared case-insensitively) and the layers; Datum throws 'returned a Null value' here")),
+            Found::KnockedOut(at) => Err(Error::new(
+                ErrorKind::Merge,
+                format!("the value of '{text}' is knocked out: the most specific layer sets it to the knockout prefix"),
+            )
+            .at(at)
+            .hint("remove the knockout marker to see the less specific value")),
+        },
     }
 }

@@ -6,17 +6,39 @@
 //! configuration it lists. Trace steps and warnings are re-rooted under the key they belong to.
 
 use crate::error::{Result, Warning};
-use crate::merge::datum::{find_key, strip_markers, DatumCtx};
+use crate::merge::datum::{find_key, is_bare_marker, strip_markers, DatumCtx};
 use crate::merge::{key_text, Engine, Outcome, RuleRef, Step, Trace};
 use crate::strategy::selector::DatumRules;
 use crate::strategy::{Merger, MergerSpec, RuleSet, Stack};
 use crate::value::{Key, Kind, Map, Node, Path, Seg, Span};
+
+/// What a lookup found.
+pub enum Found {
+    Value(Node),
+    /// No layer has a value (absent or null).
+    Nothing,
+    /// The most specific value is the bare knockout prefix, written here.
+    KnockedOut(Span),
+}
+
+impl Found {
+    pub fn value(self) -> Option<Node> {
+        match self {
+            Found::Value(n) => Some(n),
+            _ => None,
+        }
+    }
+}
 
 /// Where layers come from: documents in memory or a Datum tree read on demand.
 pub trait LayerSource {
     fn len(&self) -> usize;
     /// The value at `path` inside layer `i` (a copy), or `None`.
     fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>>;
+    /// The layer number the trace reports for layer `i`.
+    fn layer_id(&self, i: usize) -> u32 {
+        u32::try_from(i).unwrap_or(u32::MAX)
+    }
 }
 
 /// Walks a key path inside a value (case-insensitively when folding).
@@ -56,6 +78,11 @@ pub struct Run<'t> {
 impl Run<'_> {
     /// Looks `path` up through every layer; `None` when no layer has a value there.
     pub fn lookup(&mut self, src: &mut dyn LayerSource, path: &[String]) -> Result<Option<Node>> {
+        Ok(self.find(src, path)?.value())
+    }
+
+    /// Like `lookup`, but says whether a value was knocked out (`Key: '--'`).
+    pub fn find(&mut self, src: &mut dyn LayerSource, path: &[String]) -> Result<Found> {
         let rules = self.rules;
         let (rule, _) = rules.select(path);
         let strategy = &rule.strategy;
@@ -76,7 +103,7 @@ impl Run<'_> {
             if value.is_null() {
                 continue;
             }
-            let layer = u32::try_from(i).unwrap_or(u32::MAX);
+            let layer = src.layer_id(i);
             if let Some(t) = self.trace.as_deref_mut() {
                 t.layer = layer;
             }
@@ -105,14 +132,18 @@ impl Run<'_> {
             });
         }
         self.warnings.extend(ctx.take_warnings());
-        Ok(acc.map(|n| strip_markers(&ctx, strategy, n)))
+        Ok(match acc {
+            None => Found::Nothing,
+            Some(n) if is_bare_marker(&n, strategy) => Found::KnockedOut(n.span),
+            Some(n) => Found::Value(strip_markers(&ctx, strategy, n)),
+        })
     }
 
     /// Looks up one top-level key and files its steps and warnings under `/<key>`.
-    pub fn lookup_key(&mut self, src: &mut dyn LayerSource, key: &str) -> Result<Option<Node>> {
+    pub fn lookup_key(&mut self, src: &mut dyn LayerSource, key: &str) -> Result<Found> {
         let steps = self.trace.as_deref().map_or(0, |t| t.steps.len());
         let warned = self.warnings.len();
-        let found = self.lookup(src, &[key.to_string()])?;
+        let found = self.find(src, &[key.to_string()])?;
         if let Some(t) = self.trace.as_deref_mut() {
             for step in t.steps.iter_mut().skip(steps) {
                 step.path.0.insert(0, Seg::Key(key.into()));
@@ -134,11 +165,18 @@ impl Run<'_> {
         let mut out = Map::default();
         if let Some(map) = node.and_then(Node::as_map) {
             for (k, v) in map.iter() {
-                let value = self.lookup_key(src, &key_text(&k.0))?;
-                out.insert(k.clone(), value.unwrap_or_else(|| v.clone()));
+                match self.lookup_key(src, &key_text(&k.0))? {
+                    Found::Value(value) => {
+                        out.insert(k.clone(), value);
+                    }
+                    Found::Nothing => {
+                        out.insert(k.clone(), v.clone());
+                    }
+                    Found::KnockedOut(_) => {}
+                }
             }
         }
-        let Some(list) = self.lookup_key(src, "Configurations")? else {
+        let Some(list) = self.lookup_key(src, "Configurations")?.value() else {
             return Ok(Node::map(out, Span::NONE));
         };
         let names: Vec<(String, Span)> = list
@@ -151,6 +189,7 @@ impl Run<'_> {
         for (name, span) in names {
             let value = self
                 .lookup_key(src, &name)?
+                .value()
                 .unwrap_or_else(|| Node::empty_map(Span::NONE));
             set(&mut out, Key(Node::str(name, span)), value, fold);
         }

@@ -88,7 +88,8 @@ pub fn compile(
                 .build()
                 .map_err(|e| {
                     let detail = e.to_string();
-                    let last = detail.lines().last().unwrap_or("").trim().to_string();
+                    let last = detail.lines().last().unwrap_or("").trim();
+                    let last = last.strip_prefix("error: ").unwrap_or(last).to_string();
                     Error::new(
                         ErrorKind::Directive,
                         format!("lookup_options key '{name}' is not a valid regex: {last}"),

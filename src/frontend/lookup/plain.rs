@@ -1,0 +1,144 @@
+//! `strata merge --rules FILE INPUT...`: Datum's rule language for plain YAML / JSON files.
+//! Every document is a layer; later files are more specific. Each top-level key is looked up
+//! through the layers with its own rule (exactly like `strata lookup` without a key, over every
+//! key of every file); keys, paths and tuple values compare exactly (plain files are
+//! case-sensitive). Without `default_lookup_options` maps merge recursively and arrays come
+//! from the most specific file, as `strata merge` does without `--rules`.
+
+use super::layers::{load_input, rules_from_doc, OptionsForm};
+use super::resolve::{all_keys, DocLayers, Found, LayerSource, Run};
+use super::rules::Fallback;
+use crate::error::{Error, ErrorKind, Result};
+use crate::frontend::{add_text_input, Input, Rendered, Settings};
+use crate::load::{self, yaml};
+use crate::merge::{key_text, Trace};
+use crate::value::{Map, Node, SourceMap, Span};
+
+/// Layers most specific first, reporting their position in command-line order to the trace.
+struct Reversed(DocLayers);
+
+impl LayerSource for Reversed {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>> {
+        self.0.get(i, path, fold)
+    }
+    fn layer_id(&self, i: usize) -> u32 {
+        u32::try_from(self.0.len().saturating_sub(i + 1)).unwrap_or(u32::MAX)
+    }
+}
+
+pub fn merge_with_rules(
+    inputs: Vec<Input>,
+    rules_file: Input,
+    sources: &mut SourceMap,
+    settings: &Settings,
+) -> Result<Rendered> {
+    let mut warnings = Vec::new();
+    let rules_doc = load_input(rules_file, sources, settings, &mut warnings)?;
+    let rules = rules_from_doc(
+        rules_doc.as_ref(),
+        OptionsForm::Bare,
+        false,
+        Fallback::PlainMerge,
+        &mut warnings,
+    )?;
+    let mut layers = Vec::new();
+    for input in inputs {
+        let json = load::is_json_name(&input.name);
+        let id = add_text_input(input, sources, settings)?;
+        let text = sources.text(id);
+        let docs = if json {
+            vec![load::json::load(text, id, &settings.load)?]
+        } else {
+            yaml::load_stream(text, id, &settings.load, &mut warnings)?
+        };
+        for doc in docs {
+            match doc.kind {
+                crate::value::Kind::Map(_) => layers.push(Some(doc)),
+                crate::value::Kind::Null => {}
+                _ => {
+                    return Err(Error::new(
+                        ErrorKind::Merge,
+                        format!(
+                            "with --rules every document must be a mapping, not a {}",
+                            doc.type_name()
+                        ),
+                    )
+                    .at(doc.span)
+                    .hint("rules select values by key path; drop --rules to replace non-mapping documents"))
+                }
+            }
+        }
+    }
+    let file_order = layers.clone();
+    layers.reverse();
+    let keys = all_keys(&layers, false);
+    let mut trace = settings.explain.then(Trace::default);
+    let mut src = Reversed(DocLayers(layers));
+    let mut run = Run {
+        rules: &rules,
+        trace: trace.as_mut(),
+        warnings: &mut warnings,
+    };
+    let mut out = Map::default();
+    for key in keys {
+        let name = key_text(&key.0);
+        match run.lookup_key(&mut src, &name)? {
+            Found::Value(v) => {
+                out.insert(key, v);
+            }
+            // Null in every file: the most specific null stays.
+            Found::Nothing => {
+                out.insert(key, first_null(&mut src, &name)?);
+            }
+            Found::KnockedOut(_) => {}
+        }
+    }
+    let mut doc = Node::map(out, Span::NONE);
+    let tops: Vec<&Node> = file_order.iter().flatten().collect();
+    reorder(&mut doc, &tops);
+    Ok(Rendered {
+        doc,
+        header: None,
+        warnings,
+        trace,
+    })
+}
+
+fn first_null(src: &mut Reversed, name: &str) -> Result<Node> {
+    let path = [name.to_string()];
+    for i in 0..src.len() {
+        if let Some(v) = src.get(i, &path, false)? {
+            return Ok(v);
+        }
+    }
+    Ok(Node::null(Span::NONE))
+}
+
+/// Orders every map of the result as `strata merge` does: keys in the order they first appear
+/// in the files, in command-line order (Datum itself puts the most specific file's keys first).
+fn reorder(node: &mut Node, layers: &[&Node]) {
+    let Some(map) = node.as_map_mut() else {
+        return;
+    };
+    let mut order = Map::default();
+    for layer in layers {
+        if let Some(m) = layer.as_map() {
+            for k in m.keys() {
+                if !order.contains_key(k) {
+                    order.insert(k.clone(), Node::null(Span::NONE));
+                }
+            }
+        }
+    }
+    map.sort_by_cached_key(|k, _| order.get_index_of(k).unwrap_or(usize::MAX));
+    for (k, v) in map.iter_mut() {
+        let below: Vec<&Node> = layers
+            .iter()
+            .filter_map(|l| l.as_map().and_then(|m| m.get(k)))
+            .collect();
+        reorder(v, &below);
+    }
+}
