@@ -34,7 +34,7 @@ pub struct Tree<'a, 'r> {
 }
 
 impl LayerSource for Tree<'_, '_> {
-    fn len(&self) -> usize {
+    fn count(&self) -> usize {
         self.prefixes.len()
     }
 

@@ -18,14 +18,14 @@ use crate::value::{Map, Node, SourceMap, Span};
 struct Reversed(DocLayers);
 
 impl LayerSource for Reversed {
-    fn len(&self) -> usize {
-        self.0.len()
+    fn count(&self) -> usize {
+        self.0.count()
     }
     fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>> {
         self.0.get(i, path, fold)
     }
     fn layer_id(&self, i: usize) -> u32 {
-        u32::try_from(self.0.len().saturating_sub(i + 1)).unwrap_or(u32::MAX)
+        u32::try_from(self.0.count().saturating_sub(i + 1)).unwrap_or(u32::MAX)
     }
 }
 
@@ -109,7 +109,7 @@ pub fn merge_with_rules(
 
 fn first_null(src: &mut Reversed, name: &str) -> Result<Node> {
     let path = [name.to_string()];
-    for i in 0..src.len() {
+    for i in 0..src.count() {
         if let Some(v) = src.get(i, &path, false)? {
             return Ok(v);
         }

@@ -32,7 +32,7 @@ impl Found {
 
 /// Where layers come from: documents in memory or a Datum tree read on demand.
 pub trait LayerSource {
-    fn len(&self) -> usize;
+    fn count(&self) -> usize;
     /// The value at `path` inside layer `i` (a copy), or `None`.
     fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>>;
     /// The layer number the trace reports for layer `i`.
@@ -55,7 +55,7 @@ pub fn walk<'a>(mut cur: &'a Node, path: &[String], fold: bool) -> Option<&'a No
 pub struct DocLayers(pub Vec<Option<Node>>);
 
 impl LayerSource for DocLayers {
-    fn len(&self) -> usize {
+    fn count(&self) -> usize {
         self.0.len()
     }
     fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>> {
@@ -96,7 +96,7 @@ impl Run<'_> {
             replace_unhandled: false,
         });
         let mut acc: Option<Node> = None;
-        for i in 0..src.len() {
+        for i in 0..src.count() {
             let Some(value) = src.get(i, path, rules.fold)? else {
                 continue;
             };
