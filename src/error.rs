@@ -146,11 +146,20 @@ fn render(
         let _ = writeln!(out, "  --> {loc}");
         if let Some(src) = sources.get(span.source) {
             let line = src.line_text(loc.line);
-            let shown: String = line
+            // Long lines: show a window around the column, marked with '…'.
+            let skip = loc.column.saturating_sub(80);
+            let mut shown: String = line
                 .chars()
-                .take(200)
-                .map(|c| if c == '\t' { ' ' } else { c })
+                .skip(skip)
+                .take(120)
+                .map(|c| if c == '\t' || c.is_control() { ' ' } else { c })
                 .collect();
+            if skip > 0 {
+                shown.insert(0, '…');
+            }
+            if line.chars().count() > skip + 120 {
+                shown.push('…');
+            }
             let gutter = loc.line.to_string();
             let pad = " ".repeat(gutter.len());
             let _ = writeln!(out, "{pad} |");
@@ -160,7 +169,7 @@ fn render(
                 .map(|s| s.lines().next().unwrap_or("").chars().count())
                 .unwrap_or(1)
                 .clamp(1, 60);
-            let col = loc.column.min(shown.chars().count() + 1);
+            let col = (loc.column - skip + usize::from(skip > 0)).min(shown.chars().count() + 1);
             let _ = writeln!(
                 out,
                 "{pad} | {}{}",

@@ -50,6 +50,7 @@ pub fn add_text_input(
                 .hint("give a file with content, or leave it out"),
         );
     }
+    load::check_binary(&input.bytes, &input.name)?;
     match load::decode_utf8(input.bytes) {
         Ok(text) => Ok(sources.add(input.name, text)),
         Err((lossy, at)) => {

@@ -67,6 +67,16 @@ pub fn check_text(text: &str, source: SourceId) -> Result<()> {
     }
 }
 
+/// Rejects binary data (a NUL byte near the start) before any decoding, naming the file.
+pub fn check_binary(bytes: &[u8], name: &str) -> Result<()> {
+    match bytes.iter().take(8192).position(|&b| b == 0) {
+        None => Ok(()),
+        Some(at) => Err(Error::new(ErrorKind::Parse, format!("{name} is a binary file (NUL byte at offset {at}), not text"))
+            .in_file(name)
+            .hint("give a YAML, JSON or MIME text file (gzip'd user-data is fine)")),
+    }
+}
+
 /// Turns raw bytes into text, or says where the first invalid UTF-8 byte is.
 /// On failure the lossy text is returned too, so the error can show the line.
 pub fn decode_utf8(bytes: Vec<u8>) -> std::result::Result<String, (String, usize)> {

@@ -69,7 +69,14 @@ fn scan_error(e: &granit_parser::ScanError, source: SourceId, text: &str) -> Err
     let offset = m.byte_offset().unwrap_or(m.index()).min(text.len());
     let info = e.info();
     let message = info.lines().next().unwrap_or("invalid YAML").to_string();
-    let hint = if message.contains("tab") {
+    if message.contains("recursion limit") || message.contains("nesting limit") {
+        return Error::new(ErrorKind::Limit, "nesting deeper than the limit (YAML)")
+            .at(Span::new(source, offset, offset + 1))
+            .hint("flatten the structure; no real configuration nests this deep");
+    }
+    let hint = if message.contains("unknown anchor") {
+        "define the anchor (&name) before the alias (*name) in the same document"
+    } else if message.contains("tab") {
         "YAML does not allow tabs for indentation: indent with spaces"
     } else if offset >= text.len() {
         "the document ends early: is the file truncated, or a quote or bracket left open?"

@@ -37,6 +37,7 @@ pub fn apply(
         failure: Failure::Skipped,
         message,
         span,
+        fatal: None,
     };
     let ops = match json::load(&padded, part.source, &settings.load) {
         Ok(n) => n,

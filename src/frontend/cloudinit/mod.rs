@@ -7,7 +7,7 @@ mod jsonp;
 pub mod parts;
 
 use super::{file_span, Input, Rendered, Settings};
-use crate::error::{Result, Warning};
+use crate::error::{ErrorKind, Result, Warning};
 use crate::load::yaml;
 use crate::merge::{Engine, Outcome, Step, Trace};
 use crate::strategy::how::{self, Failure, HowError};
@@ -50,7 +50,10 @@ pub fn render(
                 buf = merged;
                 merged_any = true;
             }
-            Err((drop, old)) => {
+            Err((mut drop, old)) => {
+                if let Some(e) = drop.fatal.take() {
+                    return Err(e);
+                }
                 buf = old;
                 if let Some(t) = trace.as_mut() {
                     t.push(Step {
@@ -92,6 +95,8 @@ pub struct Drop {
     pub failure: Failure,
     pub message: String,
     pub span: Span,
+    /// Set when the run must stop instead (a resource limit was hit).
+    pub fatal: Option<crate::error::Error>,
 }
 
 impl From<HowError> for Drop {
@@ -100,6 +105,7 @@ impl From<HowError> for Drop {
             failure: e.failure,
             message: e.message,
             span: e.span,
+            fatal: None,
         }
     }
 }
@@ -120,15 +126,18 @@ fn merge_part(
         failure: Failure::Rejected,
         message,
         span,
+        fatal: None,
     };
     let doc = match yaml::load_single(text, part.source, &settings.load, warnings) {
         Ok(Some(doc)) => doc,
         Ok(None) => return Err((rejected("empty cloud config".into(), whole), old)),
         Err(e) => {
-            return Err((
-                rejected(format!("{} (YAML)", e.message), e.span.unwrap_or(whole)),
-                old,
-            ))
+            let mut drop = rejected(format!("{} (YAML)", e.message), e.span.unwrap_or(whole));
+            // Resource limits protect strata itself: they stop the run, not just this part.
+            if e.kind == ErrorKind::Limit {
+                drop.fatal = Some(e);
+            }
+            return Err((drop, old));
         }
     };
     let mut doc = match doc.kind {
@@ -161,6 +170,7 @@ fn merge_part(
                 failure: Failure::Skipped,
                 message,
                 span: e.span,
+                fatal: None,
             },
             old,
         )

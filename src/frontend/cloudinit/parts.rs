@@ -172,6 +172,7 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
 
 /// A top-level input must be text: binary or invalid UTF-8 is an error, with its position.
 fn text_of(bytes: Vec<u8>, name: &str, sources: &mut SourceMap) -> Result<String> {
+    load::check_binary(&bytes, name)?;
     let text = match load::decode_utf8(bytes) {
         Ok(t) => t,
         Err((lossy, at)) => {
