@@ -71,9 +71,12 @@ pub fn check_text(text: &str, source: SourceId) -> Result<()> {
 pub fn check_binary(bytes: &[u8], name: &str) -> Result<()> {
     match bytes.iter().take(8192).position(|&b| b == 0) {
         None => Ok(()),
-        Some(at) => Err(Error::new(ErrorKind::Parse, format!("{name} is a binary file (NUL byte at offset {at}), not text"))
-            .in_file(name)
-            .hint("give a YAML, JSON or MIME text file (gzip'd user-data is fine)")),
+        Some(at) => Err(Error::new(
+            ErrorKind::Parse,
+            format!("{name} is a binary file (NUL byte at offset {at}), not text"),
+        )
+        .in_file(name)
+        .hint("give a YAML, JSON or MIME text file (gzip'd user-data is fine)")),
     }
 }
 

@@ -113,13 +113,12 @@ pub(crate) fn int_11(s: &str) -> Option<Kind> {
     } else if body.contains(':') {
         let parts: Vec<&str> = body.split(':').collect();
         let head = parts[0];
-        if !(head
+        let head_ok = head
             .as_bytes()
             .first()
             .is_some_and(|c| (b'1'..=b'9').contains(c))
-            && dec_us(head))
-            || !sexagesimal_tail(&parts[1..])
-        {
+            && dec_us(head);
+        if !head_ok || !sexagesimal_tail(&parts[1..]) {
             return None;
         }
         let mut value: i128 = 0;

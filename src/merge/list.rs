@@ -27,10 +27,7 @@ fn iterate(new: Node) -> Vec<Node> {
     let span = new.span;
     match new.kind {
         Kind::List(items) => items.into_vec(),
-        Kind::Str(s) => s
-            .chars()
-            .map(|c| Node::str(c.to_string(), span))
-            .collect(),
+        Kind::Str(s) => s.chars().map(|c| Node::str(c.to_string(), span)).collect(),
         Kind::Map(m) => m.into_keys().map(|k| k.0).collect(),
         _ => Vec::new(),
     }

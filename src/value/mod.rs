@@ -168,8 +168,7 @@ impl PartialEq for Num {
             // i64 -> f64 may round; compare exactly as Python does.
             (Num::Int(i), Num::Float(f)) | (Num::Float(f), Num::Int(i)) => {
                 f.fract() == 0.0
-                    && f >= -9.223_372_036_854_776e18
-                    && f < 9.223_372_036_854_776e18
+                    && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f)
                     && f as i64 == i
             }
         }

@@ -8,7 +8,9 @@ use std::process::{Command, Stdio};
 
 fn corpus() -> serde_json::Value {
     let mut strings: Vec<String> = Vec::new();
-    for w in ["yes", "no", "on", "off", "true", "false", "y", "n", "null", "~", "Null", "NULL"] {
+    for w in [
+        "yes", "no", "on", "off", "true", "false", "y", "n", "null", "~", "Null", "NULL",
+    ] {
         strings.push(w.to_string());
         strings.push(w.to_uppercase());
         let mut c = w.chars();
@@ -17,13 +19,111 @@ fn corpus() -> serde_json::Value {
         }
     }
     for s in [
-        "", " ", "0755", "0o17", "0x1F", "0b101", "08", "09", "1_000", "+12", "-7", "1:30", "1:30.5", "190:20:30", "1e3", "1.0e+3", "1.0e3", "1.", ".5", "-.5",
-        ".inf", "-.Inf", ".NaN", "2024-01-01", "2024-1-1 10:00:00", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5", "=", "<<", "- a", "-a", "? x", ":x",
-        "a: b", "a:b", "a #b", "a# b", "#comment", "'quoted'", "\"dq\"", "it's", "back\\slash", "[x]", "{x}", "a, b", "*alias", "&anchor", "!tag", "%directive",
-        "@at", "`tick`", "|", ">", "...", "---", "--- x", "a\tb", "\ttab first", "trailing ", " leading", "two  spaces", "line\nbreak", "ends\n", "ends\n\n",
-        "\nstarts", "  indented\nblock", "a\n  b\n    c", "crlf\r\nline", "nul\u{0}byte", "bell\u{7}", "esc\u{1b}", "nel\u{85}", "nbsp\u{a0}", "ls\u{2028}",
-        "bom\u{feff}", "héllo", "日本語", "emoji 😀", "ñ: x", "x:\ty", "true story", "no way", "1 2", "1.2.3", "0.", "+.inf", "1__0", "_1", "0b", "0x",
-        "100%", "$HOME", "a\\nb", "key=value", "http://example.com/a?b=c#d", "C:\\path", "~user", "!!str", "&", "*", "<< x", "0:0", "60:00", "1:60", "2024-13-45",
+        "",
+        " ",
+        "0755",
+        "0o17",
+        "0x1F",
+        "0b101",
+        "08",
+        "09",
+        "1_000",
+        "+12",
+        "-7",
+        "1:30",
+        "1:30.5",
+        "190:20:30",
+        "1e3",
+        "1.0e+3",
+        "1.0e3",
+        "1.",
+        ".5",
+        "-.5",
+        ".inf",
+        "-.Inf",
+        ".NaN",
+        "2024-01-01",
+        "2024-1-1 10:00:00",
+        "2001-12-14t21:59:43.10-05:00",
+        "2001-12-14 21:59:43.10 -5",
+        "=",
+        "<<",
+        "- a",
+        "-a",
+        "? x",
+        ":x",
+        "a: b",
+        "a:b",
+        "a #b",
+        "a# b",
+        "#comment",
+        "'quoted'",
+        "\"dq\"",
+        "it's",
+        "back\\slash",
+        "[x]",
+        "{x}",
+        "a, b",
+        "*alias",
+        "&anchor",
+        "!tag",
+        "%directive",
+        "@at",
+        "`tick`",
+        "|",
+        ">",
+        "...",
+        "---",
+        "--- x",
+        "a\tb",
+        "\ttab first",
+        "trailing ",
+        " leading",
+        "two  spaces",
+        "line\nbreak",
+        "ends\n",
+        "ends\n\n",
+        "\nstarts",
+        "  indented\nblock",
+        "a\n  b\n    c",
+        "crlf\r\nline",
+        "nul\u{0}byte",
+        "bell\u{7}",
+        "esc\u{1b}",
+        "nel\u{85}",
+        "nbsp\u{a0}",
+        "ls\u{2028}",
+        "bom\u{feff}",
+        "héllo",
+        "日本語",
+        "emoji 😀",
+        "ñ: x",
+        "x:\ty",
+        "true story",
+        "no way",
+        "1 2",
+        "1.2.3",
+        "0.",
+        "+.inf",
+        "1__0",
+        "_1",
+        "0b",
+        "0x",
+        "100%",
+        "$HOME",
+        "a\\nb",
+        "key=value",
+        "http://example.com/a?b=c#d",
+        "C:\\path",
+        "~user",
+        "!!str",
+        "&",
+        "*",
+        "<< x",
+        "0:0",
+        "60:00",
+        "1:60",
+        "2024-13-45",
     ] {
         strings.push(s.to_string());
     }
@@ -33,22 +133,43 @@ fn corpus() -> serde_json::Value {
             map.insert(s.clone(), serde_json::Value::from(i));
         }
     }
-    let numbers: Vec<serde_json::Value> = [0.0, -0.0, 1.0, 0.1, 1e20, 1e-20, 123456.789, -5.5e-7, 1.7976931348623157e308]
-        .iter()
-        .map(|f| serde_json::json!(f))
-        .chain([serde_json::json!(0), serde_json::json!(-1), serde_json::json!(9007199254740993u64), serde_json::json!(i64::MIN)])
-        .collect();
+    let numbers: Vec<serde_json::Value> = [
+        0.0,
+        -0.0,
+        1.0,
+        0.1,
+        1e20,
+        1e-20,
+        123456.789,
+        -5.5e-7,
+        1.7976931348623157e308,
+    ]
+    .iter()
+    .map(|f| serde_json::json!(f))
+    .chain([
+        serde_json::json!(0),
+        serde_json::json!(-1),
+        serde_json::json!(9007199254740993u64),
+        serde_json::json!(i64::MIN),
+    ])
+    .collect();
     serde_json::json!({"strings": strings, "as_keys": map, "numbers": numbers, "nested": {"list": [[], {}, [["deep"]], {"a": {"b": null}}]}})
 }
 
 fn python_has_pyyaml() -> bool {
-    Command::new("python3").args(["-c", "import yaml"]).status().is_ok_and(|s| s.success())
+    Command::new("python3")
+        .args(["-c", "import yaml"])
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 #[test]
 fn pyyaml_reads_back_the_same_values() {
     if !python_has_pyyaml() {
-        assert!(std::env::var_os("CI").is_none(), "CI must install PyYAML (pip install pyyaml)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install PyYAML (pip install pyyaml)"
+        );
         eprintln!("roundtrip: skipped: python3 with PyYAML not found (pip install pyyaml)");
         return;
     }
@@ -58,8 +179,15 @@ fn pyyaml_reads_back_the_same_values() {
     let dir = tempfile::tempdir().expect("tempdir");
     let input = dir.path().join("corpus.json");
     std::fs::write(&input, serde_json::to_string(&value).expect("json")).expect("write");
-    let out = command().args(["merge", input.to_str().expect("path")]).output().expect("run strata");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = command()
+        .args(["merge", input.to_str().expect("path")])
+        .output()
+        .expect("run strata");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut py = Command::new("python3")
         .args(["-c", "import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin.buffer), sys.stdout, ensure_ascii=False)"])
         .stdin(Stdio::piped())
@@ -67,13 +195,33 @@ fn pyyaml_reads_back_the_same_values() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("python3");
-    py.stdin.take().expect("stdin").write_all(&out.stdout).expect("write yaml");
+    py.stdin
+        .take()
+        .expect("stdin")
+        .write_all(&out.stdout)
+        .expect("write yaml");
     let res = py.wait_with_output().expect("python");
-    assert!(res.status.success(), "PyYAML failed on strata's YAML:\n{}\n{}", String::from_utf8_lossy(&res.stderr), String::from_utf8_lossy(&out.stdout));
+    assert!(
+        res.status.success(),
+        "PyYAML failed on strata's YAML:\n{}\n{}",
+        String::from_utf8_lossy(&res.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
     let back: serde_json::Value = serde_json::from_slice(&res.stdout).expect("python json");
     if back != value {
-        let (a, b) = (value["strings"].as_array().cloned().unwrap_or_default(), back["strings"].as_array().cloned().unwrap_or_default());
-        let diffs: Vec<String> = a.iter().zip(b.iter()).filter(|(x, y)| x != y).map(|(x, y)| format!("{x} came back as {y}")).collect();
-        panic!("values changed meaning:\n{}\nfull:\n{back}", diffs.join("\n"));
+        let (a, b) = (
+            value["strings"].as_array().cloned().unwrap_or_default(),
+            back["strings"].as_array().cloned().unwrap_or_default(),
+        );
+        let diffs: Vec<String> = a
+            .iter()
+            .zip(b.iter())
+            .filter(|(x, y)| x != y)
+            .map(|(x, y)| format!("{x} came back as {y}"))
+            .collect();
+        panic!(
+            "values changed meaning:\n{}\nfull:\n{back}",
+            diffs.join("\n")
+        );
     }
 }

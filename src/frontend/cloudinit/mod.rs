@@ -52,7 +52,7 @@ pub fn render(
             }
             Err((mut drop, old)) => {
                 if let Some(e) = drop.fatal.take() {
-                    return Err(e);
+                    return Err(*e);
                 }
                 buf = old;
                 if let Some(t) = trace.as_mut() {
@@ -76,7 +76,10 @@ pub fn render(
                     label
                 };
                 warnings.push(Warning::new(
-                    format!("{who} was {verb} by cloud-init and not merged: {}", drop.message),
+                    format!(
+                        "{who} was {verb} by cloud-init and not merged: {}",
+                        drop.message
+                    ),
                     drop.span,
                 ));
             }
@@ -96,7 +99,7 @@ pub struct Drop {
     pub message: String,
     pub span: Span,
     /// Set when the run must stop instead (a resource limit was hit).
-    pub fatal: Option<crate::error::Error>,
+    pub fatal: Option<Box<crate::error::Error>>,
 }
 
 impl From<HowError> for Drop {
@@ -135,7 +138,7 @@ fn merge_part(
             let mut drop = rejected(format!("{} (YAML)", e.message), e.span.unwrap_or(whole));
             // Resource limits protect strata itself: they stop the run, not just this part.
             if e.kind == ErrorKind::Limit {
-                drop.fatal = Some(e);
+                drop.fatal = Some(Box::new(e));
             }
             return Err((drop, old));
         }
