@@ -20,37 +20,74 @@ fn semantics_cases_match_cloud_init() {
     let root = fixtures().join("cloud-init/semantics");
     let mut failures = Vec::new();
     let mut count = 0;
-    let mut dirs: Vec<_> = std::fs::read_dir(&root).expect("semantics").map(|e| e.expect("entry").path()).collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .expect("semantics")
+        .map(|e| e.expect("entry").path())
+        .collect();
     dirs.sort();
     for dir in dirs {
         count += 1;
-        let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let name = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         let mut args = vec!["cloud-init".to_string(), "--output".into(), "json".into()];
-        args.extend(sorted_inputs(&dir).into_iter().map(|f| format!("cloud-init/semantics/{name}/{f}")));
+        args.extend(
+            sorted_inputs(&dir)
+                .into_iter()
+                .map(|f| format!("cloud-init/semantics/{name}/{f}")),
+        );
         let argv: Vec<&str> = args.iter().map(String::as_str).collect();
         let run = strata(&argv);
-        let want: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).expect("expected.json")).expect("json");
+        let want: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("expected.json")).expect("expected.json"),
+        )
+        .expect("json");
         let got: Option<serde_json::Value> = serde_json::from_str(&run.stdout).ok();
         if run.code != 0 || got.as_ref() != Some(&want) {
-            failures.push(format!("{name}: exit {}\n got: {}\nwant: {want}\n{}", run.code, run.stdout.trim(), run.stderr));
+            failures.push(format!(
+                "{name}: exit {}\n got: {}\nwant: {want}\n{}",
+                run.code,
+                run.stdout.trim(),
+                run.stderr
+            ));
         }
     }
     assert!(count >= 60, "only {count} cases");
-    assert!(failures.is_empty(), "{} of {count} cases differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn dropped_parts_are_named_with_position_and_reason() {
-    let run = strata(&["cloud-init", "cloud-init/semantics/s4-old-str-new-mapping-str-append-typeerror/01.yaml", "cloud-init/semantics/s4-old-str-new-mapping-str-append-typeerror/02.yaml"]);
+    let run = strata(&[
+        "cloud-init",
+        "cloud-init/semantics/s4-old-str-new-mapping-str-append-typeerror/01.yaml",
+        "cloud-init/semantics/s4-old-str-new-mapping-str-append-typeerror/02.yaml",
+    ]);
     run.ok();
     insta::assert_snapshot!("dropped_part_typeerror", run.stderr);
-    let run = strata(&["cloud-init", "cloud-init/semantics/s7-malformed-string-rejected/01.yaml", "cloud-init/semantics/s7-malformed-string-rejected/02.yaml"]);
+    let run = strata(&[
+        "cloud-init",
+        "cloud-init/semantics/s7-malformed-string-rejected/01.yaml",
+        "cloud-init/semantics/s7-malformed-string-rejected/02.yaml",
+    ]);
     insta::assert_snapshot!("dropped_part_malformed", run.stderr);
 }
 
 #[test]
 fn strict_turns_a_dropped_part_into_an_error() {
-    let run = strata(&["cloud-init", "--strict", "cloud-init/semantics/s7-malformed-string-rejected/01.yaml", "cloud-init/semantics/s7-malformed-string-rejected/02.yaml"]);
+    let run = strata(&[
+        "cloud-init",
+        "--strict",
+        "cloud-init/semantics/s7-malformed-string-rejected/01.yaml",
+        "cloud-init/semantics/s7-malformed-string-rejected/02.yaml",
+    ]);
     let err = run.fails(1);
     assert!(err.contains("02.yaml:2:12"), "{err}");
     assert!(run.stdout.is_empty());
@@ -58,27 +95,52 @@ fn strict_turns_a_dropped_part_into_an_error() {
 
 #[test]
 fn readme_example_renders() {
-    let run = strata(&["cloud-init", "cloud-init/runcmd/01-base.yaml", "cloud-init/runcmd/02-extra.yaml"]);
+    let run = strata(&[
+        "cloud-init",
+        "cloud-init/runcmd/01-base.yaml",
+        "cloud-init/runcmd/02-extra.yaml",
+    ]);
     insta::assert_snapshot!("runcmd", run.ok());
 }
 
 #[test]
 fn stdin_is_a_part() {
-    let run = strata_stdin(&["cloud-init", "cloud-init/runcmd/01-base.yaml", "-"], Some(b"#cloud-config\nmerge_how: 'dict(recurse_list)+list(append)'\nruncmd: [from-stdin]\n"));
+    let run = strata_stdin(
+        &["cloud-init", "cloud-init/runcmd/01-base.yaml", "-"],
+        Some(
+            b"#cloud-config\nmerge_how: 'dict(recurse_list)+list(append)'\nruncmd: [from-stdin]\n",
+        ),
+    );
     assert!(run.ok().contains("- from-stdin"), "{}", run.stdout);
 }
 
 #[test]
 fn mime_multipart_user_data() {
-    for file in ["mime/multipart.mime", "mime/nested-qp.mime", "mime/gzip-part.mime", "mime/header-case.mime"] {
+    for file in [
+        "mime/multipart.mime",
+        "mime/nested-qp.mime",
+        "mime/gzip-part.mime",
+        "mime/header-case.mime",
+    ] {
         let run = strata(&["cloud-init", &format!("cloud-init/{file}")]);
-        insta::assert_snapshot!(format!("mime_{}", file.trim_start_matches("mime/").replace('.', "_")), format!("{}\n--- stderr\n{}", run.ok(), run.stderr));
+        insta::assert_snapshot!(
+            format!(
+                "mime_{}",
+                file.trim_start_matches("mime/").replace('.', "_")
+            ),
+            format!("{}\n--- stderr\n{}", run.ok(), run.stderr)
+        );
     }
 }
 
 #[test]
 fn merge_type_header_lookup_is_case_sensitive_and_first_wins() {
-    let run = strata(&["cloud-init", "--output", "json", "cloud-init/mime/header-case.mime"]);
+    let run = strata(&[
+        "cloud-init",
+        "--output",
+        "json",
+        "cloud-init/mime/header-case.mime",
+    ]);
     // part 2: lower-case merge-type ignored → default replace; part 3: empty Merge-Type falls
     // through to X-Merge-Type (append); part 4: 'merge-type' line before 'Merge-Type' → its value.
     assert_eq!(run.json(), serde_json::json!({"a": [2, 3, 4], "b": [1, 5]}));
@@ -86,26 +148,56 @@ fn merge_type_header_lookup_is_case_sensitive_and_first_wins() {
 
 #[test]
 fn cloud_config_archive() {
-    let run = strata(&["cloud-init", "--output", "json", "cloud-init/archive/user-data.yaml"]);
-    assert_eq!(run.json(), serde_json::json!({"packages": ["nginx", "curl", "jq"], "runcmd": ["echo one"], "write_files": [{"path": "/etc/motd", "content": "hello\n"}]}));
+    let run = strata(&[
+        "cloud-init",
+        "--output",
+        "json",
+        "cloud-init/archive/user-data.yaml",
+    ]);
+    assert_eq!(
+        run.json(),
+        serde_json::json!({"packages": ["nginx", "curl", "jq"], "runcmd": ["echo one"], "write_files": [{"path": "/etc/motd", "content": "hello\n"}]})
+    );
     insta::assert_snapshot!("archive_stderr", run.stderr);
 }
 
 #[test]
 fn gzip_user_data_whole() {
-    let run = strata(&["cloud-init", "--output", "json", "cloud-init/gzip/user-data.gz"]);
-    assert_eq!(run.json(), serde_json::json!({"hostname": "zipped", "packages": ["htop"]}));
+    let run = strata(&[
+        "cloud-init",
+        "--output",
+        "json",
+        "cloud-init/gzip/user-data.gz",
+    ]);
+    assert_eq!(
+        run.json(),
+        serde_json::json!({"hostname": "zipped", "packages": ["htop"]})
+    );
 }
 
 #[test]
 fn jsonp_part_patches_the_accumulated_config() {
-    let run = strata(&["cloud-init", "--output", "json", "cloud-init/jsonp/01-base.yaml", "cloud-init/jsonp/02-patch.txt"]);
-    assert_eq!(run.json(), serde_json::json!({"packages": ["vim", "git"], "timezone": "UTC"}));
+    let run = strata(&[
+        "cloud-init",
+        "--output",
+        "json",
+        "cloud-init/jsonp/01-base.yaml",
+        "cloud-init/jsonp/02-patch.txt",
+    ]);
+    assert_eq!(
+        run.json(),
+        serde_json::json!({"packages": ["vim", "git"], "timezone": "UTC"})
+    );
 }
 
 #[test]
 fn non_cloud_config_parts_are_skipped_with_a_warning() {
-    let run = strata(&["cloud-init", "cloud-init/runcmd/01-base.yaml", "cloud-init/skipped/script.sh", "cloud-init/skipped/include.txt"]);
+    let run = strata(&[
+        "cloud-init",
+        "cloud-init/runcmd/01-base.yaml",
+        "cloud-init/skipped/script.sh",
+        "cloud-init/skipped/include.txt",
+    ]);
     run.ok();
     insta::assert_snapshot!("skipped_parts", run.stderr);
 }
