@@ -7,7 +7,7 @@
 //! layers are folded and are removed from the result by `strip_markers`. Arrays live in
 //! `datum_array`.
 
-use super::datum_array;
+use super::{datum_array, datum_hash};
 use super::{key_text, Engine, MergeError, Merger, Outcome};
 use crate::error::Warning;
 use crate::strategy::datum::{ArrayMode, DatumStrategy, HashArrayMode, HashMode, RuleId};
@@ -438,11 +438,11 @@ fn strip(
             let span = node.span;
             if let Kind::List(items) = node.kind {
                 let items = items.into_vec();
-                let keys = datum_array::tuple_keys(s, &items);
+                let keys = datum_hash::tuple_keys(s, &items);
                 let mut kept = Vec::with_capacity(items.len());
                 for item in items {
                     if prefix
-                        .is_some_and(|p| datum_array::is_marker_item(&item, &keys, p, ctx.fold()))
+                        .is_some_and(|p| datum_hash::is_marker_item(&item, &keys, p, ctx.fold()))
                     {
                         continue;
                     }

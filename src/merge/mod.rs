@@ -5,6 +5,7 @@
 
 pub mod datum;
 mod datum_array;
+mod datum_hash;
 mod dict;
 mod list;
 mod string;

@@ -1,0 +1,297 @@
+//! Hashing and equality for Datum's array merges: hash chains (entry ids in insertion order,
+//! each hash's entries newest first), a typed hash consistent with `Node`'s equality (Unique),
+//! a folded hash consistent with PowerShell-like `-eq` (tuple values: strings
+//! case-insensitively, a number equal to its decimal text), and the tuple-key helpers
+//! (which keys identify an item, an item's tuple hash, knockout marker items).
+
+use super::datum::{eq_fold, key_str};
+use super::key_text;
+use crate::strategy::datum::{DatumStrategy, HashArrayMode};
+use crate::value::{Key, Kind, Node};
+use rustc_hash::{FxHashMap, FxHasher};
+use std::fmt::Write as _;
+use std::hash::Hasher;
+
+pub(super) const END: u32 = u32::MAX;
+
+/// Hash chains: entry ids in insertion order, each hash's entries newest first.
+pub(super) struct Chain {
+    heads: FxHashMap<u64, u32>,
+    next: Vec<u32>,
+}
+
+impl Chain {
+    pub(super) fn with_capacity(n: usize) -> Chain {
+        let mut heads = FxHashMap::default();
+        heads.reserve(n);
+        Chain {
+            heads,
+            next: Vec::with_capacity(n),
+        }
+    }
+
+    pub(super) fn insert(&mut self, h: u64) -> u32 {
+        let id = u32::try_from(self.next.len()).unwrap_or(END);
+        let prev = self.heads.insert(h, id).unwrap_or(END);
+        self.next.push(prev);
+        id
+    }
+
+    pub(super) fn iter(&self, h: u64) -> impl Iterator<Item = usize> + '_ {
+        let mut cur = self.heads.get(&h).copied().unwrap_or(END);
+        std::iter::from_fn(move || {
+            if cur == END {
+                return None;
+            }
+            let id = cur;
+            cur = self.next.get(id as usize).copied().unwrap_or(END);
+            Some(id as usize)
+        })
+    }
+}
+
+/// Feeds text to a hasher, lowercased when folding.
+struct HashText<'h> {
+    h: &'h mut FxHasher,
+    fold: bool,
+}
+
+impl std::fmt::Write for HashText<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.fold {
+            for c in s.chars().flat_map(char::to_lowercase) {
+                self.h.write_u32(c as u32);
+            }
+        } else {
+            self.h.write(s.as_bytes());
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn scalar_text(n: &Node) -> Option<String> {
+    Some(match &n.kind {
+        Kind::Str(s) | Kind::Timestamp(s) | Kind::BigInt(s) => s.to_string(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Int(i) => i.to_string(),
+        Kind::Float(f) => crate::render::yaml::float_text(*f),
+        _ => return None,
+    })
+}
+
+/// Hash consistent with `value_eq`.
+pub(super) fn hash_value(n: &Node, fold: bool, h: &mut FxHasher) {
+    if fold {
+        match &n.kind {
+            Kind::Null => h.write_u8(0),
+            Kind::List(items) => {
+                h.write_u8(2);
+                h.write_usize(items.len());
+                items.iter().for_each(|i| hash_value(i, fold, h));
+            }
+            Kind::Map(m) => {
+                h.write_u8(3);
+                h.write_usize(m.len());
+                for (k, v) in m.iter() {
+                    let _ = HashText { h, fold }.write_str(&key_str(k));
+                    hash_value(v, fold, h);
+                }
+            }
+            Kind::Str(s) | Kind::Timestamp(s) | Kind::BigInt(s) => {
+                h.write_u8(1);
+                let _ = HashText { h, fold }.write_str(s);
+            }
+            Kind::Bool(b) => {
+                h.write_u8(1);
+                let _ = write!(HashText { h, fold }, "{b}");
+            }
+            Kind::Int(i) => {
+                h.write_u8(1);
+                let _ = write!(HashText { h, fold }, "{i}");
+            }
+            Kind::Float(f) => {
+                h.write_u8(1);
+                let _ = HashText { h, fold }.write_str(&crate::render::yaml::float_text(*f));
+            }
+        }
+        return;
+    }
+    match &n.kind {
+        Kind::Null => h.write_u8(0),
+        Kind::Bool(b) => {
+            h.write_u8(1);
+            h.write_u8(u8::from(*b));
+        }
+        Kind::Int(i) => {
+            h.write_u8(2);
+            h.write_i64(*i);
+        }
+        Kind::Float(f) => {
+            h.write_u8(3);
+            let v = if f.is_nan() { f64::NAN } else { *f + 0.0 };
+            h.write_u64(v.to_bits());
+        }
+        Kind::Str(s) => {
+            h.write_u8(4);
+            h.write(s.as_bytes());
+        }
+        Kind::BigInt(s) | Kind::Timestamp(s) => {
+            h.write_u8(5);
+            h.write(s.as_bytes());
+        }
+        Kind::List(items) => {
+            h.write_u8(6);
+            h.write_usize(items.len());
+            items.iter().for_each(|i| hash_value(i, fold, h));
+        }
+        Kind::Map(m) => {
+            h.write_u8(7);
+            h.write_usize(m.len());
+            for (k, v) in m.iter() {
+                hash_value(&k.0, fold, h);
+                hash_value(v, fold, h);
+            }
+        }
+    }
+}
+
+/// Typed equality, or (folding) PowerShell-like: scalars by case-insensitive text.
+pub(super) fn value_eq(a: &Node, b: &Node, fold: bool) -> bool {
+    if !fold {
+        return a == b;
+    }
+    match (&a.kind, &b.kind) {
+        (Kind::Null, Kind::Null) => true,
+        (Kind::List(x), Kind::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| value_eq(p, q, fold))
+        }
+        (Kind::Map(x), Kind::Map(y)) => {
+            x.len() == y.len()
+                && x.iter().zip(y.iter()).all(|((ka, va), (kb, vb))| {
+                    eq_fold(&key_str(ka), &key_str(kb)) && value_eq(va, vb, fold)
+                })
+        }
+        _ => match (scalar_text(a), scalar_text(b)) {
+            (Some(x), Some(y)) => eq_fold(&x, &y),
+            _ => false,
+        },
+    }
+}
+
+pub(super) fn hash_of(n: &Node, fold: bool) -> u64 {
+    let mut h = FxHasher::default();
+    hash_value(n, fold, &mut h);
+    h.finish()
+}
+
+/// What identifies an item of a hash array.
+pub(super) enum TupleKeys {
+    Keys(Vec<Box<str>>),
+    /// No tuple keys: the whole item.
+    Whole,
+}
+
+/// The rule's tuple keys; without them DeepTuple uses the first item's keys (as Datum does)
+/// and UniqueKeyValTuples whole items.
+pub(super) fn tuple_keys(s: &DatumStrategy, items: &[Node]) -> TupleKeys {
+    if let Some(f) = &s.tuple_keys {
+        return TupleKeys::Keys(f.value.clone());
+    }
+    match (
+        s.merge_hash_array.value,
+        items.first().and_then(Node::as_map),
+    ) {
+        (HashArrayMode::DeepTuple, Some(first)) => {
+            TupleKeys::Keys(first.keys().map(|k| key_text(&k.0).into()).collect())
+        }
+        _ => TupleKeys::Whole,
+    }
+}
+
+pub(super) fn field<'a>(item: &'a Node, key: &str, fold: bool) -> Option<&'a Node> {
+    let map = item.as_map()?;
+    if fold {
+        map.iter()
+            .find(|(k, _)| eq_fold(&key_str(k), key))
+            .map(|(_, v)| v)
+    } else {
+        map.get(&Key::str(key))
+    }
+}
+
+/// The first tuple key the item lacks.
+pub(super) fn missing_key<'k>(item: &Node, keys: &'k TupleKeys, fold: bool) -> Option<&'k str> {
+    match keys {
+        TupleKeys::Keys(ks) => ks
+            .iter()
+            .find(|k| field(item, k, fold).is_none())
+            .map(|k| &**k),
+        TupleKeys::Whole => None,
+    }
+}
+
+/// Hash of the item's tuple values; `None` when a tuple key is missing (it matches nothing).
+pub(super) fn tuple_hash(item: &Node, keys: &TupleKeys, fold: bool) -> Option<u64> {
+    match keys {
+        TupleKeys::Whole => Some(hash_of(item, fold)),
+        TupleKeys::Keys(ks) => {
+            let mut h = FxHasher::default();
+            for k in ks {
+                hash_value(field(item, k, fold)?, fold, &mut h);
+            }
+            Some(h.finish())
+        }
+    }
+}
+
+pub(super) fn tuple_eq(a: &Node, b: &Node, keys: &TupleKeys, fold: bool) -> bool {
+    match keys {
+        TupleKeys::Whole => value_eq(a, b, fold),
+        TupleKeys::Keys(ks) => ks.iter().all(|k| {
+            matches!((field(a, k, fold), field(b, k, fold)), (Some(x), Some(y)) if value_eq(x, y, fold))
+        }),
+    }
+}
+
+/// Whether an item knocks out others: a tuple value is a string starting with the prefix.
+pub(super) fn is_marker_item(item: &Node, keys: &TupleKeys, prefix: &str, fold: bool) -> bool {
+    match keys {
+        TupleKeys::Keys(ks) => ks.iter().any(|k| {
+            field(item, k, fold)
+                .and_then(Node::as_str)
+                .is_some_and(|t| t.starts_with(prefix))
+        }),
+        TupleKeys::Whole => false,
+    }
+}
+
+/// The item a marker knocks out: the marker with the prefix taken off its tuple values.
+pub(super) fn marker_target(
+    item: &Node,
+    keys: &TupleKeys,
+    prefix: &str,
+    fold: bool,
+) -> Option<Node> {
+    let TupleKeys::Keys(ks) = keys else {
+        return None;
+    };
+    if !is_marker_item(item, keys, prefix, fold) {
+        return None;
+    }
+    let mut target = item.clone();
+    let map = target.as_map_mut()?;
+    for (k, v) in map.iter_mut() {
+        let text = key_str(k);
+        let is_key = ks.iter().any(|t| {
+            if fold {
+                eq_fold(t, &text)
+            } else {
+                **t == *text
+            }
+        });
+        if let (true, Some(rest)) = (is_key, v.as_str().and_then(|s| s.strip_prefix(prefix))) {
+            *v = Node::str(rest, v.span);
+        }
+    }
+    Some(target)
+}
