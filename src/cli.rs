@@ -272,6 +272,18 @@ fn dispatch(
     }
 }
 
+/// Runs a command line (without the program name) in-process with `--explain` on, returning
+/// the rendered result and its sources. For tests that check every recorded position.
+pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Error> {
+    let argv = std::iter::once("strata".to_string()).chain(args.iter().cloned());
+    let cli = Cli::try_parse_from(argv).map_err(|e| Error::new(ErrorKind::Usage, e.to_string()))?;
+    let mut settings = settings_of(cli.command.common());
+    settings.explain = true;
+    let mut sources = SourceMap::new();
+    let rendered = dispatch(cli.command, &mut sources, &settings)?;
+    Ok((rendered, sources))
+}
+
 fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
     let common = cli.command.common();
     let settings = settings_of(common);

@@ -171,7 +171,12 @@ impl Builder<'_> {
                     .at(span)
                     .hint("aliases here expand to more nodes than any real configuration needs"));
                 }
-                let node = node.clone();
+                let mut node = node.clone();
+                // A copied container is shown where the alias was written; its members (and
+                // copied scalars) keep the anchor's positions, the text that holds them.
+                if !node.is_scalar() {
+                    node.span = span;
+                }
                 self.add(node, span)?;
             }
             Event::Scalar(text, style, anchor, tag) => {

@@ -27,7 +27,28 @@ fn iterate(new: Node) -> Vec<Node> {
     let span = new.span;
     match new.kind {
         Kind::List(items) => items.into_vec(),
-        Kind::Str(s) => s.chars().map(|c| Node::str(c.to_string(), span)).collect(),
+        Kind::Str(s) => {
+            // Each character points at itself when the source text is the string as written
+            // (plain, or quoted without escapes); otherwise at the whole string.
+            let quote = match (span.end - span.start) as usize {
+                n if n == s.len() => Some(0),
+                n if n == s.len() + 2 => Some(1),
+                _ => None,
+            };
+            s.char_indices()
+                .map(|(i, c)| {
+                    let at = match quote {
+                        Some(q) => Span::new(
+                            span.source,
+                            span.start as usize + q + i,
+                            span.start as usize + q + i + c.len_utf8(),
+                        ),
+                        None => span,
+                    };
+                    Node::str(c.to_string(), at)
+                })
+                .collect()
+        }
         Kind::Map(m) => m.into_keys().map(|k| k.0).collect(),
         _ => Vec::new(),
     }

@@ -5,5 +5,6 @@ mod bad_input;
 mod cloud_init;
 mod heat;
 mod lookup;
+mod positions;
 mod roundtrip;
 mod util;

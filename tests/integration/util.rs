@@ -57,6 +57,9 @@ pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
         cmd.write_stdin(input.to_vec());
     }
     let out = cmd.output().expect("run strata");
+    if out.status.success() && stdin.is_none() {
+        check_positions(args);
+    }
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -69,4 +72,28 @@ pub fn command() -> Command {
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("strata"));
     cmd.current_dir(fixtures());
     cmd
+}
+
+/// Re-renders a successful command in-process with `--explain` and fails the test if any
+/// value's recorded position does not hold that value (see `positions.rs`).
+#[track_caller]
+pub fn check_positions(args: &[&str]) {
+    let abs: Vec<String> = args
+        .iter()
+        .map(|a| {
+            let p = fixtures().join(a);
+            if !a.starts_with('-') && !a.is_empty() && p.exists() {
+                p.display().to_string()
+            } else {
+                a.to_string()
+            }
+        })
+        .collect();
+    let problems = crate::positions::check(&abs);
+    assert!(
+        problems.is_empty(),
+        "strata {}: --explain positions are wrong:\n{}",
+        args.join(" "),
+        problems.join("\n")
+    );
 }
