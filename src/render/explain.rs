@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::frontend::Rendered;
 use crate::merge::{key_text, Outcome, Prior, Step, Trace};
 use crate::strategy::Origin;
-use crate::value::{Kind, Node, Path, Seg, SourceMap};
+use crate::value::{Kind, Node, Path, Seg, SourceMap, Span};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -20,6 +20,8 @@ struct Entry<'t> {
     node: &'t Node,
     step: Option<&'t Step>,
     leaf: bool,
+    /// The alias (`*name`) whose copy this value is part of, if any.
+    via: Option<Span>,
 }
 
 pub fn render(
@@ -36,7 +38,15 @@ pub fn render(
     };
     let mut entries = Vec::new();
     if let Some(root) = root {
-        collect(root, root_path.clone(), None, trace, &mut entries);
+        collect(
+            root,
+            root_path.clone(),
+            None,
+            None,
+            trace,
+            sources,
+            &mut entries,
+        );
     }
     let history: Vec<&Step> = focus.map(|p| history(trace, p)).unwrap_or_default();
     match format {
@@ -78,9 +88,16 @@ fn collect<'t>(
     node: &'t Node,
     path: Path,
     inherited: Option<&'t Step>,
+    via: Option<Span>,
     trace: &'t Trace,
+    sources: &SourceMap,
     out: &mut Vec<Entry<'t>>,
 ) {
+    let via = if sources.slice(node.span).is_some_and(|t| t.starts_with('*')) {
+        Some(node.span)
+    } else {
+        via
+    };
     let own = if node.span.is_none() {
         None
     } else {
@@ -94,11 +111,12 @@ fn collect<'t>(
                 node,
                 step: own,
                 leaf: false,
+                via,
             });
             for (k, v) in m.iter() {
                 let mut p = path.clone();
                 p.push_key(&key_text(&k.0));
-                collect(v, p, step, trace, out);
+                collect(v, p, step, via, trace, sources, out);
             }
         }
         Kind::List(l) if !l.is_empty() => {
@@ -107,11 +125,12 @@ fn collect<'t>(
                 node,
                 step: own,
                 leaf: false,
+                via,
             });
             for (i, v) in l.iter().enumerate() {
                 let mut p = path.clone();
                 p.push_index(i);
-                collect(v, p, step, trace, out);
+                collect(v, p, step, via, trace, sources, out);
             }
         }
         _ => out.push(Entry {
@@ -119,6 +138,7 @@ fn collect<'t>(
             node,
             step,
             leaf: true,
+            via,
         }),
     }
 }
@@ -192,8 +212,35 @@ fn priors(label: &str, list: &[Prior], sources: &SourceMap, out: &mut String) {
 }
 
 /// `file:line:col outcome by rule (rule's file:line); was ... at file:line`
-fn comment(node: &Node, step: Option<&Step>, sources: &SourceMap) -> String {
+/// Where an anchored or aliased value was written: `(anchor &name)` when the value's text
+/// carries an anchor, `(via *name at file:line:col)` inside a copy made by an alias.
+fn alias_note(node: &Node, via: Option<Span>, sources: &SourceMap) -> String {
+    let mut note = String::new();
+    if let Some(src) = sources.get(node.span.source) {
+        let before = src.text.get(..node.span.start as usize).unwrap_or("");
+        let token = before
+            .trim_end()
+            .rsplit([' ', '\t', '\n', '[', '{', ','])
+            .next()
+            .unwrap_or("");
+        if let Some(name) = token.strip_prefix('&') {
+            let _ = write!(note, " (anchor &{name})");
+        }
+    }
+    if let Some(alias) = via.filter(|a| *a != node.span) {
+        let name = sources.slice(alias).unwrap_or("*");
+        let at = match sources.locate(alias) {
+            Some(l) if alias.source == node.span.source => format!("{}:{}", l.line, l.column),
+            _ => located(sources, alias),
+        };
+        let _ = write!(note, " (via {name} at {at})");
+    }
+    note
+}
+
+fn comment(node: &Node, step: Option<&Step>, via: Option<Span>, sources: &SourceMap) -> String {
     let mut out = located(sources, node.span);
+    out.push_str(&alias_note(node, via, sources));
     let Some(step) = step else {
         return out;
     };
@@ -226,7 +273,7 @@ fn yaml_explain(
                 matches!(s.outcome, Outcome::Replaced | Outcome::Kept) && s.value == e.node.span
             });
         if wanted {
-            comments.insert(e.path.to_string(), comment(e.node, e.step, sources));
+            comments.insert(e.path.to_string(), comment(e.node, e.step, e.via, sources));
         }
     }
     let mut head = String::new();
@@ -268,7 +315,58 @@ fn yaml_explain(
     let header = if focused { None } else { rendered.header };
     let (text, marks) = yaml::to_string_annotated(root, header, &mut annotate);
     head.push_str(&align(&text, &marks));
+    if !focused {
+        removed_yaml(rendered, sources, &mut head);
+    }
     head
+}
+
+/// Steps whose value is not in the result: deletions and dropped layers.
+fn removed<'t>(rendered: &'t Rendered) -> Vec<&'t Step> {
+    rendered
+        .trace
+        .iter()
+        .flat_map(|t| t.steps.iter())
+        .filter(|s| matches!(s.outcome, Outcome::Deleted | Outcome::DroppedPart))
+        .collect()
+}
+
+/// The warning that explains a step, if one was given at the step's position.
+fn reason<'r>(rendered: &'r Rendered, step: &Step) -> Option<&'r str> {
+    rendered
+        .warnings
+        .iter()
+        .find(|w| w.span == Some(step.value))
+        .map(|w| w.message.as_str())
+}
+
+fn removed_yaml(rendered: &Rendered, sources: &SourceMap, out: &mut String) {
+    let steps = removed(rendered);
+    if steps.is_empty() {
+        return;
+    }
+    out.push_str("# not in the result:\n");
+    for s in steps {
+        let mut line = match s.outcome {
+            Outcome::DroppedPart => format!(
+                "#   layer {} dropped at {}",
+                s.layer + 1,
+                located(sources, s.value)
+            ),
+            _ => format!(
+                "#   {} {} at {}{}",
+                s.path,
+                s.outcome,
+                located(sources, s.value),
+                rule_text(s, sources)
+            ),
+        };
+        priors("was", &s.overrode, sources, &mut line);
+        if let Some(why) = reason(rendered, s) {
+            let _ = write!(line, ": {why}");
+        }
+        let _ = writeln!(out, "{line}");
+    }
 }
 
 /// Inserts `  # comment` at each marked line end, aligned into a column where it fits.
@@ -354,6 +452,30 @@ fn json_explain(
     }
     top.insert("result".into(), result);
     top.insert("explain".into(), items.into());
+    if focus.is_none() {
+        let gone: Vec<serde_json::Value> = removed(rendered)
+            .into_iter()
+            .map(|s| {
+                let mut m = serde_json::Map::new();
+                m.insert("layer".into(), s.layer.into());
+                m.insert("path".into(), s.path.to_string().into());
+                m.insert("outcome".into(), s.outcome.as_str().into());
+                m.insert("at".into(), position(sources, s.value));
+                m.insert("rule".into(), rule_json(s, sources));
+                m.insert(
+                    "overrode".into(),
+                    priors_json(&s.overrode, sources).unwrap_or_default(),
+                );
+                if let Some(why) = reason(rendered, s) {
+                    m.insert("reason".into(), why.into());
+                }
+                serde_json::Value::Object(m)
+            })
+            .collect();
+        if !gone.is_empty() {
+            top.insert("removed".into(), gone.into());
+        }
+    }
     if focus.is_some() {
         let hist: Vec<serde_json::Value> = history
             .iter()

@@ -1,0 +1,218 @@
+//! `--explain` output: YAML comments and JSON entries for representative renders (MIME parts,
+//! archive entries, anchors, dropped parts, deletions, concatenation, history of one value),
+//! and the promise that the commented YAML still parses to exactly the normal output.
+
+use crate::util::{command, strata};
+
+const CASES: &[(&str, &[&str])] = &[
+    (
+        "runcmd",
+        &[
+            "cloud-init",
+            "cloud-init/runcmd/01-base.yaml",
+            "cloud-init/runcmd/02-extra.yaml",
+        ],
+    ),
+    ("mime", &["cloud-init", "cloud-init/mime/multipart.mime"]),
+    (
+        "mime_headers",
+        &["cloud-init", "cloud-init/mime/header-case.mime"],
+    ),
+    (
+        "archive",
+        &["cloud-init", "cloud-init/archive/user-data.yaml"],
+    ),
+    (
+        "anchors",
+        &[
+            "cloud-init",
+            "cloud-init/semantics/s8-anchors-and-merge-keys/01.yaml",
+        ],
+    ),
+    (
+        "dropped_part",
+        &[
+            "cloud-init",
+            "cloud-init/semantics/s7-malformed-string-rejected/01.yaml",
+            "cloud-init/semantics/s7-malformed-string-rejected/02.yaml",
+        ],
+    ),
+    (
+        "deletion",
+        &[
+            "cloud-init",
+            "cloud-init/semantics/s4-allow-delete/01.yaml",
+            "cloud-init/semantics/s4-allow-delete/02.yaml",
+        ],
+    ),
+    (
+        "str_append",
+        &[
+            "cloud-init",
+            "cloud-init/semantics/s6-str-append-nested/01.yaml",
+            "cloud-init/semantics/s6-str-append-nested/02.yaml",
+        ],
+    ),
+    (
+        "list_replace_index_wise",
+        &[
+            "cloud-init",
+            "cloud-init/semantics/s5-replace-index-wise/01.yaml",
+            "cloud-init/semantics/s5-replace-index-wise/02.yaml",
+        ],
+    ),
+    (
+        "kept_old_type",
+        &[
+            "cloud-init",
+            "cloud-init/semantics/s6-old-int-new-str-kept/01.yaml",
+            "cloud-init/semantics/s6-old-int-new-str-kept/02.yaml",
+        ],
+    ),
+    (
+        "jsonp",
+        &[
+            "cloud-init",
+            "cloud-init/jsonp/01-base.yaml",
+            "cloud-init/jsonp/02-patch.txt",
+        ],
+    ),
+    (
+        "merge_default",
+        &[
+            "merge",
+            "cloud-init/runcmd/01-base.yaml",
+            "cloud-init/runcmd/02-extra.yaml",
+        ],
+    ),
+];
+
+fn with(args: &[&str], extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    v.splice(1..1, extra.iter().map(|s| s.to_string()));
+    v
+}
+
+#[test]
+fn explain_yaml_and_json_snapshots() {
+    for (name, args) in CASES {
+        let yaml = with(args, &["--explain"]);
+        let run = strata(&yaml.iter().map(String::as_str).collect::<Vec<_>>());
+        insta::assert_snapshot!(format!("explain_{name}_yaml"), run.ok());
+        let json = with(args, &["--explain", "--output", "json"]);
+        let run = strata(&json.iter().map(String::as_str).collect::<Vec<_>>());
+        let value = run.json();
+        assert!(value["explain"].is_array(), "{name}: no explain entries");
+        insta::assert_snapshot!(format!("explain_{name}_json"), run.stdout);
+    }
+}
+
+/// Parses YAML text with strata itself (YAML 1.1, like PyYAML) into JSON data.
+fn data_of(yaml: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("out.yaml");
+    std::fs::write(&file, yaml).expect("write");
+    let out = command()
+        .args(["merge", "--output", "json", file.to_str().expect("path")])
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}\n{yaml}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+#[test]
+fn commented_yaml_parses_to_the_normal_output() {
+    for (name, args) in CASES {
+        let plain = strata(args).ok().to_string();
+        let explained = strata(
+            &with(args, &["--explain"])
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        )
+        .ok()
+        .to_string();
+        assert_ne!(plain, explained, "{name}: no comments");
+        assert_eq!(
+            data_of(&plain),
+            data_of(&explained),
+            "{name}: the explained YAML means something else"
+        );
+    }
+}
+
+#[test]
+fn history_of_one_value() {
+    let run = strata(&[
+        "cloud-init",
+        "--explain=/runcmd/2",
+        "cloud-init/runcmd/01-base.yaml",
+        "cloud-init/runcmd/02-extra.yaml",
+    ]);
+    insta::assert_snapshot!("explain_history_yaml", run.ok());
+    let run = strata(&[
+        "cloud-init",
+        "--explain=/timezone",
+        "--output",
+        "json",
+        "cloud-init/runcmd/01-base.yaml",
+        "cloud-init/runcmd/02-extra.yaml",
+    ]);
+    let v = run.json();
+    assert_eq!(v["result"], "UTC");
+    let outcomes: Vec<&str> = v["history"]
+        .as_array()
+        .expect("history")
+        .iter()
+        .filter_map(|h| h["outcome"].as_str())
+        .collect();
+    assert_eq!(outcomes, ["added", "kept"], "{v}");
+    let run = strata(&[
+        "cloud-init",
+        "--explain=/a",
+        "cloud-init/semantics/s4-allow-delete/01.yaml",
+        "cloud-init/semantics/s4-allow-delete/02.yaml",
+    ]);
+    let out = run.ok();
+    assert!(
+        out.contains("deleted") && out.contains("/a is not in the result"),
+        "{out}"
+    );
+}
+
+#[test]
+fn comments_are_aligned_when_they_fit() {
+    let run = strata(&["merge", "--explain", "cloud-init/jsonp/01-base.yaml"]);
+    let cols: Vec<usize> = run
+        .ok()
+        .lines()
+        .filter_map(|l| l.find("  # ").map(|c| c + 2))
+        .collect();
+    assert!(cols.len() >= 2);
+    assert!(cols.windows(2).all(|w| w[0] == w[1]), "{}", run.stdout);
+}
+
+#[test]
+fn without_explain_nothing_is_recorded() {
+    let file = crate::util::fixtures()
+        .join("cloud-init/runcmd/01-base.yaml")
+        .display()
+        .to_string();
+    let args: Vec<String> = vec!["cloud-init".into(), file];
+    let (rendered, _) = strata::cli::explain_in_process(&args).expect("render");
+    assert!(rendered.trace.is_some());
+    let mut settings = strata::frontend::Settings::default();
+    settings.explain = false;
+    let mut sources = strata::value::SourceMap::new();
+    let input = strata::frontend::Input {
+        name: "x.yaml".into(),
+        bytes: b"#cloud-config\na: [1]\n".to_vec(),
+    };
+    let plain =
+        strata::frontend::cloudinit::render(vec![input], &mut sources, &settings).expect("render");
+    assert!(plain.trace.is_none());
+}
