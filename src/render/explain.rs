@@ -322,7 +322,7 @@ fn yaml_explain(
 }
 
 /// Steps whose value is not in the result: deletions and dropped layers.
-fn removed<'t>(rendered: &'t Rendered) -> Vec<&'t Step> {
+fn removed(rendered: &Rendered) -> Vec<&Step> {
     rendered
         .trace
         .iter()
