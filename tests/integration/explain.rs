@@ -205,8 +205,10 @@ fn without_explain_nothing_is_recorded() {
     let args: Vec<String> = vec!["cloud-init".into(), file];
     let (rendered, _) = strata::cli::explain_in_process(&args).expect("render");
     assert!(rendered.trace.is_some());
-    let mut settings = strata::frontend::Settings::default();
-    settings.explain = false;
+    let settings = strata::frontend::Settings {
+        explain: false,
+        ..Default::default()
+    };
     let mut sources = strata::value::SourceMap::new();
     let input = strata::frontend::Input {
         name: "x.yaml".into(),
