@@ -11,8 +11,8 @@ use crate::value::{Kind, Node, Path, Seg, SourceMap, Span};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-/// Comments are aligned into one column while lines stay within this width.
-const WIDTH: usize = 120;
+/// Comments are aligned into one column that starts at most this far in.
+const COLUMN_LIMIT: usize = 80;
 
 /// What the explanation says about one value.
 struct Entry<'t> {
@@ -375,9 +375,12 @@ fn align(text: &str, marks: &[(usize, String)]) -> String {
         let start = text[..end].rfind('\n').map(|i| i + 1).unwrap_or(0);
         text[start..end].chars().count()
     };
+    // One column for every comment, placed after the longest line that leaves the comment
+    // room to start within the width; longer lines get their comment two spaces after them.
     let column = marks
         .iter()
         .map(|(end, _)| line_len(*end))
+        .filter(|len| len + 2 <= COLUMN_LIMIT)
         .max()
         .unwrap_or(0)
         + 2;
@@ -386,11 +389,7 @@ fn align(text: &str, marks: &[(usize, String)]) -> String {
     for (end, c) in marks {
         out.push_str(&text[last..*end]);
         let len = line_len(*end);
-        let pad = if column + 2 + c.chars().count() <= WIDTH {
-            column - len
-        } else {
-            2
-        };
+        let pad = if len + 2 <= column { column - len } else { 2 };
         out.extend(std::iter::repeat_n(' ', pad));
         out.push_str("# ");
         out.push_str(c);
