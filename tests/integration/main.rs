@@ -6,6 +6,7 @@ mod cloud_init;
 mod explain;
 mod heat;
 mod lookup;
+mod merge;
 mod positions;
 mod roundtrip;
 mod util;

@@ -1,0 +1,168 @@
+//! `strata merge`: plain files layered in order; deep by default, cloud-init semantics with
+//! `--how`.
+
+use crate::util::strata;
+use serde_json::json;
+
+#[test]
+fn deep_merge_by_default_later_scalars_and_lists_replace() {
+    let run = strata(&[
+        "merge",
+        "--output",
+        "json",
+        "merge/base.yaml",
+        "merge/prod.yaml",
+    ]);
+    assert_eq!(
+        run.json(),
+        json!({"app": {"name": "shop", "replicas": 6, "ports": [443], "env": {"LOG_LEVEL": "warn", "FEATURE_X": "off"}},
+               "database": {"host": "db.internal", "pool": 50, "replica": "db-ro.internal"}})
+    );
+}
+
+#[test]
+fn json_layers_use_json_numbers_and_null_replaces() {
+    let run = strata(&[
+        "merge",
+        "--output",
+        "json",
+        "merge/base.yaml",
+        "merge/prod.yaml",
+        "merge/override.json",
+    ]);
+    let v = run.json();
+    assert_eq!(
+        v["app"]["env"],
+        json!({"LOG_LEVEL": "warn", "FEATURE_X": "on", "RATE": 1000.0})
+    );
+    assert_eq!(v["database"], json!(null));
+}
+
+#[test]
+fn every_document_of_a_stream_is_a_layer() {
+    let run = strata(&[
+        "merge",
+        "--output",
+        "json",
+        "merge/base.yaml",
+        "merge/two-docs.yaml",
+    ]);
+    assert_eq!(run.json()["app"]["replicas"], json!(9));
+}
+
+#[test]
+fn how_applies_cloud_init_semantics_to_every_layer() {
+    let run = strata(&[
+        "merge",
+        "--output",
+        "json",
+        "--how",
+        "dict(recurse_list)+list(append)",
+        "merge/base.yaml",
+        "merge/prod.yaml",
+    ]);
+    let v = run.json();
+    // dict(no_replace): old scalars stay; recurse_list + list(append): lists concatenate.
+    assert_eq!(v["app"]["replicas"], json!(2));
+    assert_eq!(v["app"]["ports"], json!([80, 443, 443]));
+    assert_eq!(v["database"]["replica"], json!("db-ro.internal"));
+}
+
+#[test]
+fn how_requires_mapping_layers() {
+    let err = strata(&[
+        "merge",
+        "--how",
+        "dict()",
+        "merge/base.yaml",
+        "merge/list-root.yaml",
+    ])
+    .fails(1)
+    .to_string();
+    assert!(err.contains("merge/list-root.yaml:1:1"), "{err}");
+}
+
+#[test]
+fn a_later_list_document_replaces_without_how() {
+    let run = strata(&[
+        "merge",
+        "--output",
+        "json",
+        "merge/base.yaml",
+        "merge/list-root.yaml",
+    ]);
+    assert_eq!(run.json(), json!(["a", "b"]));
+}
+
+#[test]
+fn yaml_output_keeps_order_and_quotes_ambiguous_strings() {
+    let run = strata(&["merge", "merge/base.yaml", "merge/prod.yaml"]);
+    insta::assert_snapshot!("merge_base_prod", run.ok());
+    assert!(run.stdout.contains("FEATURE_X: 'off'"));
+}
+
+#[test]
+fn yaml_12_mode_reads_yes_as_a_string() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("a.yaml");
+    std::fs::write(&f, "flag: yes\nmode: 0755\n").expect("write");
+    let path = f.to_str().expect("path");
+    let v11 = strata(&["merge", "--output", "json", path]).json();
+    assert_eq!(v11, json!({"flag": true, "mode": 493}));
+    let v12 = strata(&["merge", "--output", "json", "--yaml", "1.2", path]).json();
+    assert_eq!(v12, json!({"flag": "yes", "mode": 755}));
+}
+
+#[test]
+fn out_writes_the_file_atomically() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("rendered.yaml");
+    std::fs::write(&out, "old content\n").expect("write");
+    let run = strata(&[
+        "merge",
+        "-o",
+        out.to_str().expect("path"),
+        "merge/base.yaml",
+    ]);
+    run.ok();
+    assert!(run.stdout.is_empty());
+    let written = std::fs::read_to_string(&out).expect("read");
+    assert!(written.starts_with("app:"), "{written}");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+    // A failing render leaves the old file untouched.
+    strata(&[
+        "merge",
+        "-o",
+        out.to_str().expect("path"),
+        "bad/truncated.yaml",
+    ])
+    .fails(1);
+    assert_eq!(std::fs::read_to_string(&out).expect("read"), written);
+}
+
+#[test]
+fn duplicate_keys_warn_and_the_last_wins() {
+    let run = strata(&[
+        "merge",
+        "--output",
+        "json",
+        "cloud-init/semantics/s8-duplicate-keys-last-wins/01.yaml",
+    ]);
+    assert_eq!(run.json(), json!({"a": 2}));
+    assert!(
+        run.stderr.contains("duplicate key 'a'") && run.stderr.contains("01.yaml:3:1"),
+        "{}",
+        run.stderr
+    );
+    strata(&[
+        "merge",
+        "--strict",
+        "cloud-init/semantics/s8-duplicate-keys-last-wins/01.yaml",
+    ])
+    .fails(1);
+}
