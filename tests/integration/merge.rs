@@ -166,3 +166,41 @@ fn duplicate_keys_warn_and_the_last_wins() {
     ])
     .fails(1);
 }
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let big = dir.path().join("big.yaml");
+    let mut text = String::new();
+    for i in 0..200_000 {
+        text.push_str(&format!("key{i}: value number {i}\n"));
+    }
+    std::fs::write(&big, text).expect("write");
+    let mut child = crate::util::command()
+        .args(["merge", big.to_str().expect("path")])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("read");
+    // The read end is dropped here: strata's next writes hit a closed pipe.
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
