@@ -21,8 +21,18 @@ pub fn to_compact(node: &Node) -> Result<String> {
 }
 
 pub fn write_string(out: &mut String, s: &str) {
-    // serde_json's escaping is exactly RFC 8259's.
-    out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+    // serde_json's escaping is exactly RFC 8259's; on top of it, characters a YAML reader (and
+    // strata's own loaders) refuse raw (DEL, C1 controls, U+FFFE/U+FFFF) become \u escapes, so
+    // the output always reads back (fuzz finding: a "\u0080" string was written raw).
+    let quoted = serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
+    for c in quoted.chars() {
+        let cp = c as u32;
+        if (0x7f..=0x9f).contains(&cp) || cp == 0xfffe || cp == 0xffff {
+            out.push_str(&format!("\\u{cp:04x}"));
+        } else {
+            out.push(c);
+        }
+    }
 }
 
 fn scalar(out: &mut String, node: &Node) -> Result<bool> {
