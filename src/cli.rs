@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path as FsPath, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -173,6 +174,7 @@ fn settings_of(common: &Common) -> Settings {
     if let Some(max) = common.max_input_size {
         settings.load.max_input_size = max;
     }
+    MAX_INPUT_SIZE.store(settings.load.max_input_size, Ordering::Relaxed);
     settings
 }
 
@@ -332,19 +334,47 @@ fn read_inputs(names: &[String]) -> Result<Vec<Input>, Error> {
     names.iter().map(|n| read_one(n)).collect()
 }
 
+/// The largest input `read_one` reads (`--max-input-size`), set by `settings_of`: a larger
+/// file is refused from its metadata before any byte is read, and stdin is read only up to
+/// one byte past it, so memory stays bounded whatever the input.
+static MAX_INPUT_SIZE: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+fn too_large(name: &str, size: Option<u64>, max: usize) -> Error {
+    let size = match size {
+        Some(n) => format!("{n} bytes, "),
+        None => String::new(),
+    };
+    Error::new(
+        ErrorKind::Limit,
+        format!("{name} is {size}more than the limit of {max}"),
+    )
+    .in_file(name)
+    .hint("raise the limit with --max-input-size BYTES")
+}
+
+/// Reads at most `max + 1` bytes, so an input over the limit is noticed without holding it.
+fn read_bounded(reader: impl Read, max: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader
+        .take(u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Reads one input: a file, or stdin for '-'.
 fn read_one(name: &str) -> Result<Input, Error> {
+    let max = MAX_INPUT_SIZE.load(Ordering::Relaxed);
     {
         if name == "-" {
-            let mut bytes = Vec::new();
             let stdin = std::io::stdin();
             if stdin.is_terminal() {
                 eprintln!("strata: reading user input from the terminal (end with Ctrl-D)");
             }
-            stdin
-                .lock()
-                .read_to_end(&mut bytes)
-                .map_err(|e| io_error("<stdin>", "read", &e))?;
+            let bytes =
+                read_bounded(stdin.lock(), max).map_err(|e| io_error("<stdin>", "read", &e))?;
+            if bytes.len() > max {
+                return Err(too_large("<stdin>", None, max));
+            }
             return Ok(Input {
                 name: "<stdin>".into(),
                 bytes,
@@ -358,7 +388,13 @@ fn read_one(name: &str) -> Result<Input, Error> {
                     .hint("name the files inside it, e.g. dir/*.yaml"),
             );
         }
-        let bytes = std::fs::read(path).map_err(|e| io_error(name, "read", &e))?;
+        let file = std::fs::File::open(path).map_err(|e| io_error(name, "read", &e))?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        if len > u64::try_from(max).unwrap_or(u64::MAX) {
+            return Err(too_large(name, Some(len), max));
+        }
+        // A file that grows after the check is still cut at the limit (and refused later).
+        let bytes = read_bounded(file, max).map_err(|e| io_error(name, "read", &e))?;
         Ok(Input {
             name: name.to_string(),
             bytes,
