@@ -8,5 +8,6 @@ mod heat;
 mod lookup;
 mod merge;
 mod positions;
+mod reliability;
 mod roundtrip;
 mod util;

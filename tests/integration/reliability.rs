@@ -1,0 +1,354 @@
+//! Reliability (docs/RELIABILITY.md): fuzz findings kept as regression tests, resource limits
+//! that stay bounded in time and memory, and output that is never half-written (`--out` through
+//! a temporary file and a rename, a full disk or a closed pipe failing cleanly).
+
+use crate::util::{command, strata, Run};
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("strata")
+}
+
+fn run(cmd: &mut Command) -> Run {
+    let out = cmd.output().expect("run");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `strata ARGS` in a shell with `ulimit` settings first (`-v` KiB of address space, `-f`
+/// blocks of file size), so a test can prove memory stays bounded or make a write fail.
+fn limited(ulimit: &str, args: &[&str], dir: &Path) -> Run {
+    let mut script = format!("{ulimit}; exec \"$0\"");
+    for i in 1..=args.len() {
+        script.push_str(&format!(" \"${{{i}}}\""));
+    }
+    run(Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(bin())
+        .args(args)
+        .current_dir(dir))
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+// ---- fuzz findings -------------------------------------------------------------------------
+
+/// fuzz json_load: a `"\u0080"` string was written raw by the JSON writer, and strata (like
+/// any YAML reader) refuses a raw C1 control character, so its own output did not load.
+#[test]
+fn json_output_escapes_characters_yaml_readers_refuse() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in.json");
+    std::fs::write(&input, r#"{"a": "x\u0080y\u007fz\uffff", "\u0085k": 1}"#).expect("write");
+    let out = dir.path().join("out.json");
+    let path = |p: &Path| p.to_str().expect("utf-8 path").to_string();
+    strata(&[
+        "merge",
+        "--output",
+        "json",
+        "-o",
+        &path(&out),
+        &path(&input),
+    ])
+    .ok();
+    let text = std::fs::read_to_string(&out).expect("output");
+    assert!(text.contains(r"x\u0080y\u007fz\uffff"), "{text}");
+    // The output loads again, as JSON and as YAML, to the same values.
+    let again = strata(&["merge", "--output", "json", &path(&out)]);
+    assert_eq!(again.ok(), text);
+    let yaml = dir.path().join("out.yaml");
+    std::fs::copy(&out, &yaml).expect("copy");
+    assert_eq!(
+        strata(&["merge", "--output", "json", &path(&yaml)]).ok(),
+        text
+    );
+}
+
+// ---- limits: clear errors, bounded time and memory ------------------------------------------
+
+/// Address space for a limited run: far below what an unbounded expansion would need.
+const MEMORY_CAP: &str = "ulimit -v 400000";
+
+#[test]
+fn billion_laughs_fails_in_milliseconds_within_a_memory_cap() {
+    let start = Instant::now();
+    let r = limited(
+        MEMORY_CAP,
+        &["merge", "bad/billion-laughs.yaml"],
+        &crate::util::fixtures(),
+    );
+    let err = r.fails(1);
+    assert!(err.contains("alias expansion exceeds"), "{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn deep_nesting_is_a_limit_error_within_a_memory_cap() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("deep.yaml"),
+        format!("{}{}", "[".repeat(1_000_000), "]".repeat(1_000_000)),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("deep.json"),
+        format!("{}{}", "{\"a\":".repeat(500_000), "}".repeat(500_000)),
+    )
+    .expect("write");
+    for file in ["deep.yaml", "deep.json"] {
+        let start = Instant::now();
+        let r = limited(MEMORY_CAP, &["merge", file], dir.path());
+        let err = r.fails(1);
+        assert!(err.contains("nesting deeper than"), "{file}: {err}");
+        assert!(err.contains(file), "{err}");
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn too_many_documents_is_a_limit_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("docs.yaml"), "--- 1\n".repeat(100_001)).expect("write");
+    let start = Instant::now();
+    let r = limited(MEMORY_CAP, &["merge", "docs.yaml"], dir.path());
+    let err = r.fails(1);
+    assert!(err.contains("documents"), "{err}");
+    assert!(err.contains("docs.yaml:"), "{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+/// A file larger than `--max-input-size` is refused from its size alone: a 4 GiB (sparse) file
+/// fails at once under a memory cap far below its size.
+#[test]
+fn max_input_size_is_checked_before_reading() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let big = std::fs::File::create(dir.path().join("big.yaml")).expect("create");
+    big.set_len(4 << 30).expect("sparse file");
+    let start = Instant::now();
+    let r = limited(
+        MEMORY_CAP,
+        &["merge", "--max-input-size", "1000", "big.yaml"],
+        dir.path(),
+    );
+    let err = r.fails(1);
+    assert!(
+        err.contains("big.yaml is 4294967296 bytes, more than the limit of 1000"),
+        "{err}"
+    );
+    assert!(err.contains("--max-input-size"), "{err}");
+    // The default limit (512 MiB) applies too.
+    let err = limited(MEMORY_CAP, &["cloud-init", "big.yaml"], dir.path())
+        .fails(1)
+        .to_string();
+    assert!(err.contains("more than the limit of 536870912"), "{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+/// Standard input has no size to look at: reading stops one byte past the limit.
+#[test]
+fn max_input_size_bounds_stdin() {
+    let mut child = command()
+        .args(["merge", "--max-input-size", "100000", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Far more than the limit; the writer stops when strata has hung up.
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let chunk = vec![b'a'; 65536];
+        for _ in 0..1024 {
+            if stdin.write_all(&chunk).is_err() {
+                return;
+            }
+        }
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("<stdin> is more than the limit of 100000"),
+        "{err}"
+    );
+}
+
+#[test]
+fn gzip_expansion_is_bounded_by_the_input_limit() {
+    use flate2::write::GzEncoder;
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(b"#cloud-config\n").expect("gzip");
+    let chunk = vec![b' '; 1 << 20];
+    for _ in 0..64 {
+        gz.write_all(&chunk).expect("gzip");
+    }
+    std::fs::write(dir.path().join("bomb.gz"), gz.finish().expect("gzip")).expect("write");
+    let start = Instant::now();
+    let r = limited(
+        MEMORY_CAP,
+        &["cloud-init", "--max-input-size", "1000000", "bomb.gz"],
+        dir.path(),
+    );
+    let err = r.fails(1);
+    assert!(err.contains("expands to more than 1000000 bytes"), "{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+// ---- nothing half-written --------------------------------------------------------------------
+
+const OLD: &str = "old: content\n";
+
+fn out_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("out.yaml"), OLD).expect("write");
+    std::fs::write(
+        dir.path().join("big.yaml"),
+        (0..20_000)
+            .map(|i| format!("key{i}: value number {i}\n"))
+            .collect::<String>(),
+    )
+    .expect("write");
+    dir
+}
+
+/// A write that fails part-way (the file-size limit hit after 8 KiB: EFBIG, as on a full
+/// disk) leaves the old file as it was, removes the temporary file, and exits 1.
+#[test]
+fn a_write_failing_midway_keeps_the_old_file() {
+    let dir = out_dir();
+    let r = limited(
+        "ulimit -f 16; trap '' XFSZ",
+        &["merge", "big.yaml", "--out", "out.yaml"],
+        dir.path(),
+    );
+    let err = r.fails(1);
+    assert!(err.contains("cannot write out.yaml"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.yaml")).expect("read"),
+        OLD
+    );
+    assert_eq!(files_in(dir.path()), ["big.yaml", "out.yaml"]);
+}
+
+/// The process killed in the middle of writing (SIGXFSZ's default action) still leaves the
+/// old file whole: the new content only ever went to the temporary file.
+#[test]
+fn a_process_killed_midway_keeps_the_old_file() {
+    let dir = out_dir();
+    let r = limited(
+        "ulimit -f 16",
+        &["merge", "big.yaml", "--out", "out.yaml"],
+        dir.path(),
+    );
+    assert_ne!(r.code, 0, "the write should have been cut off");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.yaml")).expect("read"),
+        OLD
+    );
+}
+
+/// The rename failing (the target is a directory) leaves it alone and no temporary file.
+#[test]
+fn a_failed_rename_leaves_the_target_and_no_temp_file() {
+    let dir = out_dir();
+    std::fs::create_dir(dir.path().join("taken")).expect("mkdir");
+    std::fs::write(dir.path().join("taken/keep"), "x").expect("write");
+    let err = run(command().args([
+        "merge",
+        "cloud-init/runcmd/01-base.yaml",
+        "--out",
+        dir.path().join("taken").to_str().expect("path"),
+    ]))
+    .fails(1)
+    .to_string();
+    assert!(err.contains("cannot write"), "{err}");
+    assert_eq!(files_in(dir.path()), ["big.yaml", "out.yaml", "taken"]);
+    assert_eq!(files_in(&dir.path().join("taken")), ["keep"]);
+}
+
+#[test]
+fn a_successful_out_replaces_the_file_and_leaves_no_temp_file() {
+    let dir = out_dir();
+    run(command().args([
+        "merge",
+        "cloud-init/runcmd/01-base.yaml",
+        "--out",
+        dir.path().join("out.yaml").to_str().expect("path"),
+    ]))
+    .ok();
+    let text = std::fs::read_to_string(dir.path().join("out.yaml")).expect("read");
+    assert!(text.contains("runcmd"), "{text}");
+    assert_eq!(files_in(dir.path()), ["big.yaml", "out.yaml"]);
+}
+
+#[test]
+fn a_full_disk_on_stdout_fails_cleanly() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let r = run(command()
+        .args(["merge", "cloud-init/runcmd/01-base.yaml"])
+        .stdout(full));
+    let err = r.fails(1);
+    assert!(err.contains("cannot write <stdout>"), "{err}");
+}
+
+/// `strata ... | head -c 10`: the reader goes away; strata stops quietly with exit 0.
+#[test]
+fn a_closed_pipe_exits_quietly() {
+    let dir = out_dir();
+    let mut child = Command::new(bin())
+        .args(["merge", "big.yaml"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 10];
+    stdout.read_exact(&mut first).expect("read");
+    drop(stdout);
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
