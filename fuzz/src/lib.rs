@@ -1,0 +1,205 @@
+//! Helpers shared by the fuzz targets: splitting one fuzz input into several named inputs,
+//! settings with fuzz-friendly limits, and the tail of the CLI pipeline (render the result,
+//! the warnings or the error) so every target exercises what a user would see.
+//!
+//! Input format of the multi-input targets: segments separated by `SEP` (`\n--8<--\n`); a
+//! segment whose first line is `@NAME` takes that name (the rest is its content), else it is
+//! named `in<N>.yaml`. The seed corpus in `fuzz/corpus/<target>/` is written this way.
+
+use strata::error::Error;
+use strata::frontend::{Input, Rendered, Settings};
+use strata::load::{LoadOptions, YamlVersion};
+use strata::render::{self, Format};
+use strata::value::{Node, SourceMap};
+
+/// Separates the inputs packed into one fuzz input.
+pub const SEP: &[u8] = b"\n--8<--\n";
+
+/// At most this many inputs per fuzz input (more are ignored).
+pub const MAX_SEGMENTS: usize = 12;
+
+/// One input cut out of the fuzz data.
+pub struct Segment<'a> {
+    pub name: String,
+    pub bytes: &'a [u8],
+}
+
+impl Segment<'_> {
+    pub fn input(&self) -> Input {
+        Input {
+            name: self.name.clone(),
+            bytes: self.bytes.to_vec(),
+        }
+    }
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(self.bytes).into_owned()
+    }
+}
+
+/// Splits fuzz data into named segments.
+pub fn segments(data: &[u8]) -> Vec<Segment<'_>> {
+    let mut out = Vec::new();
+    let mut rest = data;
+    loop {
+        let (piece, next) = match find(rest, SEP) {
+            Some(at) => (&rest[..at], Some(&rest[at + SEP.len()..])),
+            None => (rest, None),
+        };
+        let index = out.len();
+        out.push(named(piece, index));
+        match next {
+            Some(n) if out.len() < MAX_SEGMENTS => rest = n,
+            _ => break,
+        }
+    }
+    out
+}
+
+fn named(piece: &[u8], index: usize) -> Segment<'_> {
+    if let Some(body) = piece.strip_prefix(b"@") {
+        let end = body.iter().position(|&b| b == b'\n').unwrap_or(body.len());
+        if let Ok(name) = std::str::from_utf8(&body[..end]) {
+            let name = name.trim();
+            if !name.is_empty() {
+                let content = body.get(end + 1..).unwrap_or(&[]);
+                return Segment {
+                    name: name.to_string(),
+                    bytes: content,
+                };
+            }
+        }
+    }
+    Segment {
+        name: format!("in{index}.yaml"),
+        bytes: piece,
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Options chosen by a `@flags` segment: `e` explain, `j` JSON output, `2` YAML 1.2, `s` strict.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Flags {
+    pub explain: bool,
+    pub json: bool,
+    pub yaml12: bool,
+    pub strict: bool,
+}
+
+impl Flags {
+    pub fn parse(bytes: &[u8]) -> Flags {
+        Flags {
+            explain: bytes.contains(&b'e'),
+            json: bytes.contains(&b'j'),
+            yaml12: bytes.contains(&b'2'),
+            strict: bytes.contains(&b's'),
+        }
+    }
+}
+
+/// Fuzz limits: the CLI's, but a smaller alias budget and input size so one run stays fast.
+pub fn load_options(yaml12: bool) -> LoadOptions {
+    LoadOptions {
+        version: if yaml12 {
+            YamlVersion::V1_2
+        } else {
+            YamlVersion::V1_1
+        },
+        alias_budget: 50_000,
+        max_input_size: 1 << 20,
+        max_documents: 1_000,
+        ..LoadOptions::default()
+    }
+}
+
+pub fn settings(flags: Flags) -> Settings {
+    Settings {
+        load: load_options(flags.yaml12),
+        explain: flags.explain,
+    }
+}
+
+/// What `cli::run` does after a front-end: warnings (or the first as an error under strict),
+/// then the rendered text in the chosen format, or the error message with its snippet.
+pub fn finish(result: Result<Rendered, Error>, sources: &SourceMap, flags: Flags) {
+    let rendered = match result {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = e.render(sources);
+            return;
+        }
+    };
+    for w in &rendered.warnings {
+        let _ = w.render(sources);
+    }
+    if flags.strict {
+        if let Some(first) = rendered.warnings.first() {
+            let _ = first.clone().into_error().render(sources);
+        }
+    }
+    let format = if flags.json {
+        Format::Json
+    } else {
+        Format::Yaml
+    };
+    let text = if flags.explain {
+        render::explain::render(&rendered, sources, format, None)
+    } else {
+        match format {
+            Format::Yaml => Ok(render::yaml::to_string(&rendered.doc, rendered.header)),
+            Format::Json => render::json::to_string(&rendered.doc),
+        }
+    };
+    if let Err(e) = text {
+        let _ = e.render(sources);
+    }
+}
+
+/// Render → load must give the same tree (YAML 1.1 writer read back with YAML 1.1 rules, JSON
+/// written and read back). Panics (a fuzz finding) when it does not.
+pub fn check_round_trip(doc: &Node) {
+    let mut sources = SourceMap::new();
+    let opts = LoadOptions {
+        alias_budget: usize::MAX,
+        ..LoadOptions::default()
+    };
+    let yaml = render::yaml::to_string(doc, None);
+    let id = sources.add("rendered.yaml", yaml.clone());
+    let mut warnings = Vec::new();
+    match strata::load::yaml::load_single(&yaml, id, &opts, &mut warnings) {
+        Ok(Some(back)) => assert!(
+            back == *doc,
+            "YAML round trip changed the tree\n--- rendered\n{yaml}\n--- original\n{doc:?}\n--- read back\n{back:?}"
+        ),
+        Ok(None) => assert!(doc.is_null(), "YAML round trip lost the document:\n{yaml}"),
+        Err(e) => panic!(
+            "rendered YAML does not load: {}\n--- rendered\n{yaml}",
+            e.render(&sources)
+        ),
+    }
+    // JSON cannot hold every tree (non-string keys, NaN): only check what it writes.
+    if let Ok(json) = render::json::to_string(doc) {
+        let id = sources.add("rendered.json", json.clone());
+        match strata::load::json::load(&json, id, &opts) {
+            Ok(back) => assert!(
+                json_equal(doc, &back),
+                "JSON round trip changed the tree\n--- rendered\n{json}\n--- original\n{doc:?}\n--- read back\n{back:?}"
+            ),
+            Err(e) => panic!(
+                "rendered JSON does not load: {}\n--- rendered\n{json}",
+                e.render(&sources)
+            ),
+        }
+    }
+}
+
+/// Equality after JSON's own conversions: keys become strings, timestamps and big integers are
+/// written as JSON allows, so compare JSON texts of both trees instead of the trees.
+fn json_equal(a: &Node, b: &Node) -> bool {
+    match (render::json::to_compact(a), render::json::to_compact(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
