@@ -8,6 +8,7 @@ mod heat;
 mod lookup;
 mod merge;
 mod positions;
+mod properties;
 mod reliability;
 mod roundtrip;
 mod util;
