@@ -4,48 +4,207 @@
 use crate::util::{command, strata};
 use std::time::{Duration, Instant};
 
-/// (file, subcommand) pairs: each must fail with exit 1.
-const CASES: &[(&str, &str)] = &[
-    ("truncated.yaml", "merge"),
-    ("tab-indent.yaml", "merge"),
-    ("billion-laughs.yaml", "merge"),
-    ("billion-laughs.yaml", "cloud-init"),
-    ("invalid-utf8.yaml", "merge"),
-    ("invalid-utf8.yaml", "cloud-init"),
-    ("binary.bin", "cloud-init"),
-    ("binary.bin", "merge"),
-    ("empty.yaml", "cloud-init"),
-    ("empty.yaml", "merge"),
-    ("broken-boundary.mime", "cloud-init"),
-    ("no-boundary.mime", "cloud-init"),
-    ("unclosed-quote.yaml", "merge"),
-    ("bad-indent.yaml", "merge"),
-    ("nul-byte.yaml", "merge"),
-    ("nul-byte.yaml", "cloud-init"),
-    ("undefined-alias.yaml", "merge"),
-    ("custom-tag.yaml", "merge"),
-    ("unhashable-key.yaml", "merge"),
-    ("bad-merge-key.yaml", "merge"),
-    ("bad.json", "merge"),
-    ("json-trailing.json", "merge"),
-    ("corrupt.gz", "cloud-init"),
+/// (file in fixtures/bad, arguments with `@` standing for `bad/<file>`): each must fail with
+/// exit 1 and a message naming that file.
+const CASES: &[(&str, &[&str])] = &[
+    // YAML: truncated, tabs, quoting, indentation, anchors, tags, directives, limits
+    ("truncated.yaml", &["merge", "@"]),
+    ("truncated.yaml", &["lookup", "--layer", "@"]),
+    ("tab-indent.yaml", &["merge", "@"]),
+    ("billion-laughs.yaml", &["merge", "@"]),
+    ("billion-laughs.yaml", &["cloud-init", "@"]),
+    ("unclosed-quote.yaml", &["merge", "@"]),
+    ("bad-indent.yaml", &["merge", "@"]),
+    ("mapping-indent.yaml", &["merge", "@"]),
+    ("extra-bracket.yaml", &["merge", "@"]),
+    ("bad-escape.yaml", &["merge", "@"]),
+    ("undefined-alias.yaml", &["merge", "@"]),
+    ("custom-tag.yaml", &["merge", "@"]),
+    ("python-tag.yaml", &["merge", "@"]),
+    ("yaml-version.yaml", &["merge", "@"]),
+    ("unhashable-key.yaml", &["merge", "@"]),
+    ("bad-merge-key.yaml", &["merge", "@"]),
+    ("two-docs.yaml", &["lookup", "--layer", "@"]),
+    ("dup-keys.yaml", &["merge", "--strict", "@"]),
+    ("huge-number.yaml", &["merge", "--output", "json", "@"]),
+    // encodings: invalid UTF-8, NUL bytes, UTF-16, binary, empty
+    ("invalid-utf8.yaml", &["merge", "@"]),
+    ("invalid-utf8.yaml", &["cloud-init", "@"]),
+    ("invalid-utf8.yaml", &["heat", "-e", "@"]),
+    ("invalid-utf8.json", &["merge", "@"]),
+    ("utf16.yaml", &["merge", "@"]),
+    ("binary.bin", &["cloud-init", "@"]),
+    ("binary.bin", &["merge", "@"]),
+    ("nul-byte.yaml", &["merge", "@"]),
+    ("nul-byte.yaml", &["cloud-init", "@"]),
+    ("nul-byte.yaml", &["lookup", "--layer", "@"]),
+    ("empty.yaml", &["cloud-init", "@"]),
+    ("empty.yaml", &["merge", "@"]),
+    // JSON
+    ("bad.json", &["merge", "@"]),
+    ("json-trailing.json", &["merge", "@"]),
+    ("truncated.json", &["merge", "@"]),
+    ("json-bad-escape.json", &["merge", "@"]),
+    ("huge-number.json", &["merge", "--output", "json", "@"]),
+    // merge --how: wrong types
+    ("list-layer.yaml", &["merge", "--how", "dict(replace)", "@"]),
+    // cloud-init: MIME, gzip, parts cloud-init drops (errors with --strict)
+    ("broken-boundary.mime", &["cloud-init", "@"]),
+    ("no-boundary.mime", &["cloud-init", "@"]),
+    ("mime-bad-base64.mime", &["cloud-init", "@"]),
+    ("corrupt.gz", &["cloud-init", "@"]),
+    ("ci-unknown-merger.yaml", &["cloud-init", "--strict", "@"]),
+    ("ci-list.yaml", &["cloud-init", "--strict", "@"]),
+    ("ci-archive-types.yaml", &["cloud-init", "--strict", "@"]),
+    ("ci-jsonp-trunc.txt", &["cloud-init", "--strict", "@"]),
+    ("ci-include.txt", &["cloud-init", "--strict", "@"]),
+    // heat
+    ("heat-list.yaml", &["heat", "-e", "@"]),
+    ("heat-section-type.yaml", &["heat", "-e", "@"]),
+    ("heat-unknown-section.yaml", &["heat", "-e", "@"]),
+    ("heat-strategies-type.yaml", &["heat", "-e", "@"]),
+    ("heat-truncated.yaml", &["heat", "-e", "@"]),
+    (
+        "heat-template-type.yaml",
+        &["heat", "--template", "@", "-e", "heat/cli-params/env.yaml"],
+    ),
+    (
+        "heat-template-list.yaml",
+        &["heat", "--template", "@", "-e", "heat/cli-params/env.yaml"],
+    ),
+    // lookup and merge --rules: lookup_options, Datum.yml, node files
+    (
+        "lookup-options-shape.yml",
+        &["lookup", "--layer", "lookup/bad/node.yml", "--options", "@"],
+    ),
+    (
+        "lookup-options-unknown.yml",
+        &[
+            "lookup",
+            "--strict",
+            "Features",
+            "--layer",
+            "lookup/bad/node.yml",
+            "lookup/bad/role.yml",
+            "--options",
+            "@",
+        ],
+    ),
+    (
+        "lookup-knockout-empty.yml",
+        &["lookup", "--layer", "lookup/bad/node.yml", "--options", "@"],
+    ),
+    (
+        "lookup-default-type.yml",
+        &["lookup", "--layer", "lookup/bad/node.yml", "--options", "@"],
+    ),
+    (
+        "rules-bad-regex.yml",
+        &["lookup", "--layer", "lookup/bad/node.yml", "--options", "@"],
+    ),
+    (
+        "rules-bad-regex.yml",
+        &["merge", "--rules", "@", "merge-rules/base.yml"],
+    ),
+    (
+        "rules-list.yml",
+        &["merge", "--rules", "@", "merge-rules/base.yml"],
+    ),
+    (
+        "datum-no-precedence.yml",
+        &["lookup", "--datum", "@", "--node", "lookup/bad/node.yml"],
+    ),
+    (
+        "datum-precedence-string.yml",
+        &["lookup", "--datum", "@", "--node", "lookup/bad/node.yml"],
+    ),
+    (
+        "lookup-node-list.yml",
+        &["lookup", "--datum", "lookup/tree/Datum.yml", "--node", "@"],
+    ),
+    // a directory where a file is expected, a dangling symbolic link
+    ("a-directory.yaml", &["merge", "@"]),
+    ("a-directory.yaml", &["cloud-init", "@"]),
+    (
+        "a-directory.yaml",
+        &["heat", "--template", "@", "-e", "heat/cli-params/env.yaml"],
+    ),
+    ("a-directory.yaml", &["lookup", "--layer", "@"]),
+    (
+        "a-directory.yaml",
+        &["merge", "--rules", "@", "merge-rules/base.yml"],
+    ),
+    ("dangling.yaml", &["merge", "@"]),
 ];
 
 #[test]
 fn every_bad_file_fails_cleanly_with_its_name() {
     let mut all = String::new();
-    for (file, cmd) in CASES {
+    for (file, args) in CASES {
         let path = format!("bad/{file}");
-        let run = strata(&[cmd, &path]);
+        let argv: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "@" { path.as_str() } else { a })
+            .collect();
+        let shown = argv.join(" ");
+        let run = strata(&argv);
         let err = run.fails(1);
         assert!(
             err.contains(&path),
-            "{cmd} {file}: message does not name the file:\n{err}"
+            "strata {shown}: message does not name the file:\n{err}"
         );
-        assert!(run.stdout.is_empty(), "{cmd} {file}: wrote output");
-        all.push_str(&format!("$ strata {cmd} {path}\n{err}\n"));
+        assert!(run.stdout.is_empty(), "strata {shown}: wrote output");
+        all.push_str(&format!("$ strata {shown}\n{err}\n"));
     }
     insta::assert_snapshot!("bad_inputs", all);
+}
+
+/// Every file in fixtures/bad is used by at least one case, and there are at least 40.
+#[test]
+fn the_bad_corpus_is_complete() {
+    let dir = crate::util::fixtures().join("bad");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("fixtures/bad")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 40, "{} bad inputs", names.len());
+    for name in &names {
+        assert!(
+            CASES.iter().any(|(f, _)| f == name),
+            "fixtures/bad/{name} has no case"
+        );
+    }
+}
+
+/// An unreadable file: mode 000 (or, for root, who reads anything, a socket, which cannot be
+/// opened as a file) fails with exit 1 naming the file.
+#[test]
+fn an_unreadable_file_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let locked = dir.path().join("locked.yaml");
+    std::fs::write(&locked, "a: 1\n").expect("write");
+    let mut perms = std::fs::metadata(&locked).expect("meta").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o000);
+    std::fs::set_permissions(&locked, perms).expect("chmod");
+    let socket = dir.path().join("socket.yaml");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).expect("bind");
+    let target = if std::fs::read(&locked).is_ok() {
+        socket
+    } else {
+        locked
+    };
+    let name = target.to_str().expect("utf-8 path");
+    for args in [
+        vec!["merge", name],
+        vec!["cloud-init", name],
+        vec!["heat", "-e", name],
+        vec!["lookup", "--layer", name],
+    ] {
+        let run = strata(&args);
+        let err = run.fails(1);
+        assert!(err.contains(&format!("cannot read {name}")), "{err}");
+    }
 }
 
 #[test]
