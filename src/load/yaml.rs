@@ -171,6 +171,20 @@ impl Builder<'_> {
                     .at(span)
                     .hint("aliases here expand to more nodes than any real configuration needs"));
                 }
+                // The copy nests as deep as its anchor did, below wherever the alias stands
+                // (fuzz finding: anchors aliased inside anchors nested past the limit and
+                // overflowed the stack of every recursive pass).
+                if self.stack.len() + tree_depth(node) > self.opts.max_depth {
+                    return Err(Error::new(
+                        ErrorKind::Limit,
+                        format!(
+                            "nesting deeper than {} levels (through aliases)",
+                            self.opts.max_depth
+                        ),
+                    )
+                    .at(span)
+                    .hint("flatten the structure; no real configuration nests this deep"));
+                }
                 let mut node = node.clone();
                 // A copied container is shown where the alias was written; its members (and
                 // copied scalars) keep the anchor's positions, the text that holds them.
@@ -491,6 +505,22 @@ fn describe_key(k: &Node) -> String {
         Kind::Str(s) => format!("'{s}'"),
         _ => format!("{:?}", k.kind).to_lowercase(),
     }
+}
+
+/// Deepest nesting of lists and maps in a tree (a scalar is 0). Iterative.
+fn tree_depth(node: &Node) -> usize {
+    let mut deepest = 0;
+    let mut todo = vec![(node, 0usize)];
+    while let Some((n, depth)) = todo.pop() {
+        let children: Box<dyn Iterator<Item = &Node>> = match &n.kind {
+            Kind::List(items) => Box::new(items.iter()),
+            Kind::Map(m) => Box::new(m.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(depth + 1);
+        todo.extend(children.map(|c| (c, depth + 1)));
+    }
+    deepest
 }
 
 /// Number of nodes in a tree (for the alias expansion budget). Iterative.
