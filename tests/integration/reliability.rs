@@ -78,6 +78,47 @@ fn json_output_escapes_characters_yaml_readers_refuse() {
     );
 }
 
+/// Found by review while fuzzing: an anchor aliased inside another anchor nests as deep as
+/// both, so a chain of ninety 240-deep anchors (44 KB) built a 21 600-deep tree past the
+/// nesting limit and overflowed the stack. The limit now counts nesting through aliases.
+#[test]
+fn nesting_through_aliases_counts_against_the_limit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let chain = |depth: usize, anchors: usize| -> String {
+        (0..anchors)
+            .map(|k| {
+                let inner = if k == 0 {
+                    "x".to_string()
+                } else {
+                    format!("*a{}", k - 1)
+                };
+                format!(
+                    "a{k}: &a{k} {}{inner}{}\n",
+                    "[".repeat(depth),
+                    "]".repeat(depth)
+                )
+            })
+            .collect()
+    };
+    std::fs::write(dir.path().join("deep.yaml"), chain(240, 90)).expect("write");
+    let start = Instant::now();
+    let r = limited(MEMORY_CAP, &["merge", "deep.yaml"], dir.path());
+    let err = r.fails(1);
+    assert!(
+        err.contains("nesting deeper than 256 levels (through aliases)"),
+        "{err}"
+    );
+    assert!(err.contains("deep.yaml:2:"), "{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    // Within the limit (2 x 120 levels) the same construction is fine.
+    std::fs::write(dir.path().join("ok.yaml"), chain(120, 2)).expect("write");
+    run(command().arg("merge").arg(dir.path().join("ok.yaml"))).ok();
+}
+
 // ---- limits: clear errors, bounded time and memory ------------------------------------------
 
 /// Address space for a limited run: far below what an unbounded expansion would need.
