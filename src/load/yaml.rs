@@ -508,7 +508,7 @@ fn describe_key(k: &Node) -> String {
 }
 
 /// Deepest nesting of lists and maps in a tree (a scalar is 0). Iterative.
-fn tree_depth(node: &Node) -> usize {
+pub fn tree_depth(node: &Node) -> usize {
     let mut deepest = 0;
     let mut todo = vec![(node, 0usize)];
     while let Some((n, depth)) = todo.pop() {

@@ -2,10 +2,11 @@
 //! cloud-init does with the `jsonpatch` library (no merger logic; any failure drops the part).
 
 use super::{Drop, PartResult};
-use crate::error::Warning;
+use crate::error::{Error, ErrorKind, Warning};
 use crate::frontend::cloudinit::parts::Part;
 use crate::frontend::{file_span, Settings};
 use crate::load::json;
+use crate::load::yaml::tree_depth;
 use crate::merge::{Outcome, Step, Trace};
 use crate::strategy::how::Failure;
 use crate::value::{Key, Kind, Node, Path, Seg, SourceMap, Span};
@@ -61,6 +62,28 @@ pub fn apply(
     let mut doc = old.clone();
     let mut steps = Vec::new();
     for op in list {
+        // Each operation may put a value deeper in the config; bound the nesting as the loaders
+        // do (stack overflow found in fuzzing: patches adding deep values below deep values,
+        // part after part, built a tree no recursive pass could walk).
+        let depth = depth_after(&doc, op);
+        if depth > settings.load.max_depth {
+            let error = Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "this JSON patch operation nests the config {depth} levels deep, more than the limit of {}",
+                    settings.load.max_depth
+                ),
+            )
+            .at(op.span)
+            .hint("flatten the structure; no real configuration nests this deep");
+            return Err((
+                Drop {
+                    fatal: Some(Box::new(error)),
+                    ..fail(String::new(), op.span)
+                },
+                old,
+            ));
+        }
         if let Err(message) = apply_op(&mut doc, op, &mut steps) {
             return Err((fail(message, op.span), old));
         }
@@ -148,6 +171,20 @@ fn apply_op(doc: &mut Node, op: &Node, steps: &mut Vec<Recorded>) -> Result<(), 
             }
         }
         other => Err(format!("unknown JSON patch operation '{other}'")),
+    }
+}
+
+/// How deep the config gets where `op` puts a value: the target path's length plus the
+/// value's own nesting (0 for operations that put nothing).
+fn depth_after(doc: &Node, op: &Node) -> usize {
+    let value = match op.get("op").and_then(Node::as_str) {
+        Some("add" | "replace") => op.get("value"),
+        Some("move" | "copy") => pointer(op, "from").ok().and_then(|from| get(doc, &from)),
+        _ => None,
+    };
+    match (value, pointer(op, "path")) {
+        (Some(v), Ok(path)) => path.0.len().saturating_add(tree_depth(v)),
+        _ => 0,
     }
 }
 
