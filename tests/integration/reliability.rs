@@ -119,6 +119,46 @@ fn nesting_through_aliases_counts_against_the_limit() {
     run(command().arg("merge").arg(dir.path().join("ok.yaml"))).ok();
 }
 
+/// The same through `#cloud-config-jsonp`: each patch added a 240-deep value at the bottom of
+/// the one before, part after part, until rendering overflowed the stack. A patch operation
+/// that would nest the config past the limit is now a limit error.
+#[test]
+fn json_patches_cannot_nest_past_the_limit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let deep = |d: usize| format!("{}{}", "[".repeat(d), "]".repeat(d));
+    std::fs::write(
+        dir.path().join("p0.yaml"),
+        format!("#cloud-config\na: {}\n", deep(100)),
+    )
+    .expect("write");
+    let patch = |depth: usize, value: usize| {
+        format!(
+            "#cloud-config-jsonp\n[{{\"op\": \"add\", \"path\": \"/a{}/-\", \"value\": {}}}]\n",
+            "/0".repeat(depth - 1),
+            deep(value)
+        )
+    };
+    // 100 + 100 levels: fine.
+    std::fs::write(dir.path().join("p1.txt"), patch(100, 100)).expect("write");
+    let out = run(command()
+        .args(["cloud-init", "--output", "json", "p0.yaml", "p1.txt"])
+        .current_dir(dir.path()))
+    .ok()
+    .to_string();
+    assert_eq!(out.matches('[').count(), 200, "{out}");
+    // Another 100 below those: past 256.
+    std::fs::write(dir.path().join("p2.txt"), patch(200, 100)).expect("write");
+    let r = run(command()
+        .args(["cloud-init", "p0.yaml", "p1.txt", "p2.txt"])
+        .current_dir(dir.path()));
+    let err = r.fails(1);
+    assert!(
+        err.contains("nests the config 301 levels deep, more than the limit of 256"),
+        "{err}"
+    );
+    assert!(err.contains("p2.txt:2:2"), "{err}");
+}
+
 // ---- limits: clear errors, bounded time and memory ------------------------------------------
 
 /// Address space for a limited run: far below what an unbounded expansion would need.
