@@ -4,8 +4,9 @@
 #   fuzz/run.sh [SECONDS] [TARGET...]     default: 30 seconds, every target
 #
 # Works on the stable toolchain: cargo-fuzz needs nightly flags (-Zsanitizer, sancov), which
-# RUSTC_BOOTSTRAP=1 unlocks. Builds once (release, AddressSanitizer), then runs the binaries
-# directly so a long run is not disturbed by edits to the sources. New inputs go to a scratch
+# RUSTC_BOOTSTRAP=1 unlocks. Builds once (release with debug assertions, so integer overflow
+# panics too; AddressSanitizer), then runs the binaries directly, so a long run is not
+# disturbed by edits to the sources. New inputs go to a scratch
 # corpus under fuzz/target/work/ (seeds in fuzz/corpus/ are only read); crashes land in
 # fuzz/artifacts/<target>/. Exits non-zero on the first crash, timeout or out-of-memory.
 # Extra libFuzzer flags: FUZZ_FLAGS="-jobs=2 -workers=2" fuzz/run.sh 3600 yaml_load
@@ -23,11 +24,13 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install --locked cargo-fuzz
 fi
 if [ "${FUZZ_SKIP_BUILD:-}" != 1 ]; then
-  cargo fuzz build -O
+  cargo fuzz build -O -a
 fi
 bin=target/x86_64-unknown-linux-gnu/release
 
 status=0
+passed=0
+failed=0
 summary=""
 for t in "${targets[@]}"; do
   work="target/work/$t"
@@ -42,10 +45,17 @@ for t in "${targets[@]}"; do
   set -e
   runs=$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)
   cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1)
-  line="$t: ${runs:-?} executions in ${secs}s, ${cov:-cov: ?}, exit $rc"
+  if [ "$rc" -eq 0 ]; then
+    line="$t: ${runs:-?} executions in ${secs}s, ${cov:-cov: ?}, no crash"
+  else
+    line="$t: FAILED (exit $rc) after ${runs:-?} executions, ${cov:-cov: ?}"
+  fi
   echo "$line"
   summary+="$line"$'\n'
-  if [ "$rc" -ne 0 ]; then
+  if [ "$rc" -eq 0 ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
     status=1
     grep -E 'panicked|ERROR|SUMMARY|Test unit written' "$log" | head -20 || true
     echo "fuzz: $t FAILED; reproduce with: RUSTC_BOOTSTRAP=1 cargo fuzz run -O $t fuzz/artifacts/$t/<file>"
@@ -53,4 +63,5 @@ for t in "${targets[@]}"; do
 done
 echo "== fuzz summary"
 printf '%s' "$summary"
+echo "fuzz: $passed passed, $failed failed"
 exit "$status"
