@@ -20,37 +20,54 @@ pub fn resolve_plain(s: &str, version: YamlVersion) -> Kind {
 }
 
 /// Whether a plain scalar would not be read back as this same string by a 1.1 or 1.2 reader.
+/// Allocates nothing for the common case (a word that is a string in both versions).
 pub fn is_ambiguous(s: &str) -> bool {
-    !matches!(resolve_11(s), Kind::Str(_))
-        || !matches!(resolve_12(s), Kind::Str(_))
-        || s == "<<"
-        || s == "="
+    s == "<<" || s == "=" || !is_str_11(s) || !is_str_12(s)
 }
 
 fn resolve_11(s: &str) -> Kind {
+    scalar_11(s).unwrap_or_else(|| Kind::Str(s.into()))
+}
+
+/// Whether a plain scalar is a string under YAML 1.1, without building the value when it is
+/// obviously one (no leading digit, sign or dot, and not a null or boolean word).
+fn is_str_11(s: &str) -> bool {
+    match s.as_bytes().first() {
+        None => false,
+        Some(b'-' | b'+' | b'.' | b'0'..=b'9' | b'~') => scalar_11(s).is_none(),
+        Some(_) => !is_null_word(s) && bool_11(s).is_none(),
+    }
+}
+
+fn is_null_word(s: &str) -> bool {
+    matches!(s, "null" | "Null" | "NULL")
+}
+
+/// The value of a plain scalar under YAML 1.1 when it is not a string.
+fn scalar_11(s: &str) -> Option<Kind> {
     let Some(&first) = s.as_bytes().first() else {
-        return Kind::Null;
+        return Some(Kind::Null);
     };
     match first {
-        b'~' if s == "~" => return Kind::Null,
-        b'n' | b'N' if matches!(s, "null" | "Null" | "NULL") => return Kind::Null,
+        b'~' if s == "~" => return Some(Kind::Null),
+        b'n' | b'N' if is_null_word(s) => return Some(Kind::Null),
         _ => {}
     }
     if let Some(b) = bool_11(s) {
-        return Kind::Bool(b);
+        return Some(Kind::Bool(b));
     }
     if matches!(first, b'-' | b'+' | b'.' | b'0'..=b'9') {
         if let Some(f) = float_11(s) {
-            return Kind::Float(f);
+            return Some(Kind::Float(f));
         }
         if let Some(k) = int_11(s) {
-            return k;
+            return Some(k);
         }
         if is_timestamp(s) {
-            return Kind::Timestamp(s.into());
+            return Some(Kind::Timestamp(s.into()));
         }
     }
-    Kind::Str(s.into())
+    None
 }
 
 fn bool_11(s: &str) -> Option<bool> {
@@ -332,37 +349,54 @@ fn timestamp_long(b: &[u8]) -> Option<bool> {
 }
 
 fn resolve_12(s: &str) -> Kind {
+    scalar_12(s).unwrap_or_else(|| Kind::Str(s.into()))
+}
+
+/// Whether a plain scalar is a string under the YAML 1.2 core schema (see `is_str_11`).
+fn is_str_12(s: &str) -> bool {
+    match s.as_bytes().first() {
+        None => false,
+        Some(b'-' | b'+' | b'.' | b'0'..=b'9' | b'~') => scalar_12(s).is_none(),
+        Some(_) => !matches!(
+            s,
+            "null" | "Null" | "NULL" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE"
+        ),
+    }
+}
+
+/// The value of a plain scalar under the YAML 1.2 core schema when it is not a string.
+fn scalar_12(s: &str) -> Option<Kind> {
     match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Kind::Null,
-        "true" | "True" | "TRUE" => return Kind::Bool(true),
-        "false" | "False" | "FALSE" => return Kind::Bool(false),
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Kind::Null),
+        "true" | "True" | "TRUE" => return Some(Kind::Bool(true)),
+        "false" | "False" | "FALSE" => return Some(Kind::Bool(false)),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Kind::Float(f64::INFINITY)
+            return Some(Kind::Float(f64::INFINITY))
         }
-        "-.inf" | "-.Inf" | "-.INF" => return Kind::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Kind::Float(f64::NAN),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(Kind::Float(f64::NEG_INFINITY)),
+        ".nan" | ".NaN" | ".NAN" => return Some(Kind::Float(f64::NAN)),
         _ => {}
     }
     if let Some(rest) = s.strip_prefix("0o") {
         if !rest.is_empty() && all(rest, |c| matches!(c, b'0'..=b'7')) {
-            return big_from_radix(false, rest, 8);
+            return Some(big_from_radix(false, rest, 8));
         }
     }
     if let Some(rest) = s.strip_prefix("0x") {
         if !rest.is_empty() && all(rest, |c| c.is_ascii_hexdigit()) {
-            return big_from_radix(false, rest, 16);
+            return Some(big_from_radix(false, rest, 16));
         }
     }
     let (neg, body) = split_sign(s);
     if !body.is_empty() && all(body, |c| c.is_ascii_digit()) {
-        return big_from_radix(neg, body, 10);
+        return Some(big_from_radix(neg, body, 10));
     }
     if is_float_12(body) {
         if let Ok(f) = s.parse::<f64>() {
-            return Kind::Float(f);
+            return Some(Kind::Float(f));
         }
     }
-    Kind::Str(s.into())
+    None
 }
 
 /// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` (sign already removed).

@@ -76,9 +76,7 @@ impl Writer<'_, '_> {
     }
 
     fn indent(&mut self, n: usize) {
-        for _ in 0..n {
-            self.out.push(' ');
-        }
+        push_spaces(&mut self.out, n);
     }
 
     fn map_body(&mut self, node: &Node, indent: usize) {
@@ -93,17 +91,14 @@ impl Writer<'_, '_> {
             if tracking {
                 self.path.push_key(&key_text(&k.0));
             }
-            let key = key_string(&k.0);
-            if key.len() > 1000 {
-                self.out.push_str("? ");
-                self.out.push_str(&key);
+            let at = self.out.len();
+            write_key(&mut self.out, &k.0);
+            if self.out.len() - at > 1000 {
+                self.out.insert_str(at, "? ");
                 self.out.push('\n');
                 self.indent(indent);
-                self.out.push(':');
-            } else {
-                self.out.push_str(&key);
-                self.out.push(':');
             }
+            self.out.push(':');
             self.value_after_indicator(v, indent);
             if tracking {
                 self.path.pop();
@@ -174,13 +169,51 @@ impl Writer<'_, '_> {
         match &v.kind {
             Kind::Null => self.out.push_str("null"),
             Kind::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
-            Kind::Int(i) => self.out.push_str(&i.to_string()),
+            Kind::Int(i) => push_int(&mut self.out, *i),
             Kind::BigInt(s) | Kind::Timestamp(s) => self.out.push_str(s),
             Kind::Float(f) => self.out.push_str(&float_text(*f)),
-            Kind::Str(s) => self.out.push_str(&scalar_string(s)),
+            Kind::Str(s) => push_scalar_string(&mut self.out, s),
             Kind::List(_) => self.out.push_str("[]"),
             Kind::Map(_) => self.out.push_str("{}"),
         }
+    }
+}
+
+fn push_spaces(out: &mut String, n: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        left -= k;
+    }
+}
+
+/// Decimal digits of an integer, without going through `fmt`.
+fn push_int(out: &mut String, i: i64) {
+    let mut buf = [0u8; 20];
+    let mut n = i.unsigned_abs();
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
+}
+
+/// A key as `key_string` writes it, straight into the output.
+fn write_key(out: &mut String, k: &Node) {
+    match &k.kind {
+        Kind::Str(s) => push_scalar_string(out, s),
+        Kind::Int(i) => push_int(out, *i),
+        _ => out.push_str(&key_string(k)),
     }
 }
 
@@ -233,18 +266,57 @@ fn printable(c: char) -> bool {
 
 /// A string on one line: plain when that reads back as the same string, else quoted.
 pub fn scalar_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_scalar_string(&mut out, s);
+    out
+}
+
+fn push_scalar_string(out: &mut String, s: &str) {
     if plain_ok(s) {
-        return s.to_string();
-    }
-    if s.chars()
+        out.push_str(s);
+    } else if s
+        .chars()
         .all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}')
     {
-        return format!("'{}'", s.replace('\'', "''"));
+        out.push('\'');
+        for (i, part) in s.split('\'').enumerate() {
+            if i > 0 {
+                out.push_str("''");
+            }
+            out.push_str(part);
+        }
+        out.push('\'');
+    } else {
+        out.push_str(&double_quoted(s));
     }
-    double_quoted(s)
+}
+
+/// `plain_ok` for the common case, in one pass over the bytes: printable ASCII, a first
+/// character that starts no YAML indicator, no `: `, ` #`, `:\t`, and no surrounding spaces.
+/// `None` when the string needs the full check (non-ASCII, control characters).
+fn plain_ok_ascii(s: &str) -> Option<bool> {
+    let b = s.as_bytes();
+    let (&first, &last) = (b.first()?, b.last()?);
+    if b"-?:,[]{}#&*!|>'\"%@`".contains(&first) || first == b' ' || last == b' ' || last == b':' {
+        return Some(false);
+    }
+    let mut prev = 0u8;
+    for &c in b {
+        if !(0x20..0x7f).contains(&c) {
+            return None;
+        }
+        if (prev == b':' && c == b' ') || (prev == b' ' && c == b'#') {
+            return Some(false);
+        }
+        prev = c;
+    }
+    Some(!s.starts_with("...") && !is_ambiguous(s))
 }
 
 fn plain_ok(s: &str) -> bool {
+    if let Some(ok) = plain_ok_ascii(s) {
+        return ok;
+    }
     let Some(first) = s.chars().next() else {
         return false;
     };
