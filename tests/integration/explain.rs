@@ -85,6 +85,13 @@ const CASES: &[(&str, &[&str])] = &[
             "cloud-init/runcmd/02-extra.yaml",
         ],
     ),
+    (
+        "duplicate_key_warning",
+        &[
+            "merge",
+            "cloud-init/semantics/s8-duplicate-keys-last-wins/01.yaml",
+        ],
+    ),
 ];
 
 fn with(args: &[&str], extra: &[&str]) -> Vec<String> {

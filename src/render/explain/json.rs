@@ -1,7 +1,7 @@
 //! JSON explanation: `{"result", "explain": [one entry per leaf], "removed", "history"}`.
 
 use super::yaml::{reason, removed};
-use super::Entry;
+use super::{affecting, Entry};
 use crate::error::Result;
 use crate::frontend::Rendered;
 use crate::merge::{Outcome, Prior, Step};
@@ -39,10 +39,8 @@ pub(super) fn explain(
                 entry.insert("overrode".into(), serde_json::Value::Array(Vec::new()));
             }
         }
-        let warnings: Vec<serde_json::Value> = rendered
-            .warnings
-            .iter()
-            .filter(|w| w.path.as_ref().is_some_and(|p| e.path.starts_with(p)))
+        let warnings: Vec<serde_json::Value> = affecting(rendered, e, sources)
+            .into_iter()
             .map(|w| w.render(sources).into())
             .collect();
         if !warnings.is_empty() {

@@ -21,6 +21,35 @@ struct Entry<'t> {
     leaf: bool,
     /// The alias (`*name`) whose copy this value is part of, if any.
     via: Option<Span>,
+    /// Where the value's key was written, for warnings about the key (duplicates).
+    key: Option<Span>,
+}
+
+/// Warnings about a value: attached to its path (or a parent's), its key, its own text, or
+/// to the key written right before it (`key: value`, e.g. a duplicate key whose value won).
+fn affecting<'r>(
+    rendered: &'r Rendered,
+    e: &Entry<'_>,
+    sources: &SourceMap,
+) -> Vec<&'r crate::error::Warning> {
+    let value = e.node.span;
+    let keyed_here = |w: Span| {
+        w.source == value.source
+            && w.end <= value.start
+            && sources
+                .text(value.source)
+                .get(w.end as usize..value.start as usize)
+                .is_some_and(|between| between.trim() == ":")
+    };
+    rendered
+        .warnings
+        .iter()
+        .filter(|w| {
+            w.path.as_ref().is_some_and(|p| e.path.starts_with(p))
+                || w.span
+                    .is_some_and(|s| Some(s) == e.key || s == value || keyed_here(s))
+        })
+        .collect()
 }
 
 pub fn render(
@@ -40,6 +69,7 @@ pub fn render(
         collect(
             root,
             root_path.clone(),
+            None,
             None,
             None,
             trace,
@@ -88,6 +118,7 @@ fn collect<'t>(
     path: Path,
     inherited: Option<&'t Step>,
     via: Option<Span>,
+    key: Option<Span>,
     trace: &'t Trace,
     sources: &SourceMap,
     out: &mut Vec<Entry<'t>>,
@@ -111,11 +142,12 @@ fn collect<'t>(
                 step: own,
                 leaf: false,
                 via,
+                key,
             });
             for (k, v) in m.iter() {
                 let mut p = path.clone();
                 p.push_key(&key_text(&k.0));
-                collect(v, p, step, via, trace, sources, out);
+                collect(v, p, step, via, Some(k.0.span), trace, sources, out);
             }
         }
         Kind::List(l) if !l.is_empty() => {
@@ -125,11 +157,12 @@ fn collect<'t>(
                 step: own,
                 leaf: false,
                 via,
+                key,
             });
             for (i, v) in l.iter().enumerate() {
                 let mut p = path.clone();
                 p.push_index(i);
-                collect(v, p, step, via, trace, sources, out);
+                collect(v, p, step, via, None, trace, sources, out);
             }
         }
         _ => out.push(Entry {
@@ -138,6 +171,7 @@ fn collect<'t>(
             step,
             leaf: true,
             via,
+            key,
         }),
     }
 }

@@ -1,7 +1,7 @@
 //! YAML explanation: the rendered document with aligned provenance comments, the history
 //! header of `--explain=POINTER`, and the list of values that are not in the result.
 
-use super::{comment, located, priors, rule_text, Entry};
+use super::{affecting, comment, located, priors, rule_text, Entry};
 use crate::frontend::Rendered;
 use crate::merge::{Outcome, Step};
 use crate::render::yaml;
@@ -28,7 +28,12 @@ pub(super) fn explain(
                 matches!(s.outcome, Outcome::Replaced | Outcome::Kept) && s.value == e.node.span
             });
         if wanted {
-            comments.insert(e.path.to_string(), comment(e.node, e.step, e.via, sources));
+            let mut text = comment(e.node, e.step, e.via, sources);
+            for w in affecting(rendered, e, sources) {
+                text.push_str("; warning: ");
+                text.push_str(&w.message);
+            }
+            comments.insert(e.path.to_string(), text);
         }
     }
     let mut head = String::new();
