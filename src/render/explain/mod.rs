@@ -134,45 +134,36 @@ fn collect<'t>(
         trace.last_for(node.span)
     };
     let step = own.or(inherited);
+    let container = match &node.kind {
+        Kind::Map(m) => !m.is_empty(),
+        Kind::List(l) => !l.is_empty(),
+        _ => false,
+    };
+    // A container's entry carries only its own step; a leaf inherits its ancestors'.
+    out.push(Entry {
+        path: path.clone(),
+        node,
+        step: if container { own } else { step },
+        leaf: !container,
+        via,
+        key,
+    });
     match &node.kind {
-        Kind::Map(m) if !m.is_empty() => {
-            out.push(Entry {
-                path: path.clone(),
-                node,
-                step: own,
-                leaf: false,
-                via,
-                key,
-            });
+        Kind::Map(m) => {
             for (k, v) in m.iter() {
                 let mut p = path.clone();
                 p.push_key(&key_text(&k.0));
                 collect(v, p, step, via, Some(k.0.span), trace, sources, out);
             }
         }
-        Kind::List(l) if !l.is_empty() => {
-            out.push(Entry {
-                path: path.clone(),
-                node,
-                step: own,
-                leaf: false,
-                via,
-                key,
-            });
+        Kind::List(l) => {
             for (i, v) in l.iter().enumerate() {
                 let mut p = path.clone();
                 p.push_index(i);
                 collect(v, p, step, via, None, trace, sources, out);
             }
         }
-        _ => out.push(Entry {
-            path,
-            node,
-            step,
-            leaf: true,
-            via,
-            key,
-        }),
+        _ => {}
     }
 }
 
