@@ -45,9 +45,40 @@ pub struct Source {
     pub name: String,
     pub text: String,
     line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// (byte offset, characters before it) about every `CHAR_MARK` bytes, built on demand: a
+    /// column far into a long line is found without counting from the line's start, so many
+    /// warnings on one long line cost linear time, not quadratic.
+    char_marks: std::sync::OnceLock<Vec<(usize, usize)>>,
 }
 
+const CHAR_MARK: usize = 4096;
+
 impl Source {
+    /// Characters before byte `offset`, which must be a character boundary.
+    fn chars_before(&self, offset: usize) -> usize {
+        let marks = self.char_marks.get_or_init(|| {
+            let mut marks = Vec::new();
+            let (mut at, mut chars) = (0, 0);
+            while at < self.text.len() {
+                let mut next = (at + CHAR_MARK).min(self.text.len());
+                while !self.text.is_char_boundary(next) {
+                    next += 1;
+                }
+                chars += self.text.get(at..next).map_or(0, |t| t.chars().count());
+                marks.push((next, chars));
+                at = next;
+            }
+            marks
+        });
+        let i = marks.partition_point(|&(b, _)| b <= offset);
+        let (b, c) = i
+            .checked_sub(1)
+            .and_then(|i| marks.get(i))
+            .copied()
+            .unwrap_or((0, 0));
+        c + self.text.get(b..offset).map_or(0, |t| t.chars().count())
+    }
+
     fn line_starts(&self) -> &[u32] {
         self.line_starts.get_or_init(|| {
             let mut starts = vec![0u32];
@@ -69,11 +100,13 @@ impl Source {
         };
         let start = starts.get(line).copied().unwrap_or(0) as usize;
         let end = (offset as usize).min(self.text.len());
-        let col = self
-            .text
-            .get(start..end)
-            .map(|s| s.chars().count())
-            .unwrap_or(end.saturating_sub(start));
+        let col = match self.text.get(start..end) {
+            Some(s) if s.len() > CHAR_MARK => self
+                .chars_before(end)
+                .saturating_sub(self.chars_before(start)),
+            Some(s) => s.chars().count(),
+            None => end.saturating_sub(start),
+        };
         (line + 1, col + 1)
     }
 
@@ -125,6 +158,7 @@ impl SourceMap {
             name: name.into(),
             text,
             line_starts: std::sync::OnceLock::new(),
+            char_marks: std::sync::OnceLock::new(),
         });
         clamp(self.sources.len() - 1)
     }
