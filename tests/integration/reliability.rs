@@ -313,6 +313,34 @@ fn gzip_expansion_is_bounded_by_the_input_limit() {
     );
 }
 
+/// Found by review: each warning's column was counted from the start of its line, so 400 000
+/// duplicate keys on one 2.4 MB line took minutes to report (quadratic). Columns far into a
+/// line now come from checkpoints; the whole run is linear.
+#[test]
+fn many_warnings_on_one_long_line_take_linear_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let n = 400_000;
+    std::fs::write(
+        dir.path().join("dups.yaml"),
+        format!("{{{}}}\n", vec!["a: 1"; n].join(", ")),
+    )
+    .expect("write");
+    let start = Instant::now();
+    let r = run(command().arg("merge").arg(dir.path().join("dups.yaml")));
+    assert_eq!(r.ok(), "a: 1\n");
+    assert_eq!(r.stderr.lines().count(), n - 1);
+    let last = r.stderr.lines().last().unwrap_or("");
+    assert!(
+        last.contains(&format!("dups.yaml:1:{}:", 6 * (n - 1) + 2)),
+        "{last}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(12),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
 // ---- nothing half-written --------------------------------------------------------------------
 
 const OLD: &str = "old: content\n";
