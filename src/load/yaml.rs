@@ -6,7 +6,7 @@
 use super::resolve::{self, resolve_plain};
 use super::{check_text, LoadOptions};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::value::{Key, Kind, Map, Node, SourceId, Span};
+use crate::value::{Key, KeyRef, Kind, Map, Node, SourceId, Span};
 use granit_parser::{Event, Parser, ScalarStyle, Tag};
 use std::collections::HashMap;
 
@@ -354,7 +354,11 @@ impl Builder<'_> {
         merges: Vec<Node>,
         _tag: MapTag,
     ) -> Result<Map> {
-        let mut map = Map::with_capacity_and_hasher(pairs.len(), Default::default());
+        let mut map = if merges.is_empty() {
+            Map::default()
+        } else {
+            Map::with_capacity_and_hasher(pairs.len(), Default::default())
+        };
         for merge in merges {
             let sources: Vec<Node> = match merge.kind {
                 Kind::Map(_) => vec![merge],
@@ -379,7 +383,7 @@ impl Builder<'_> {
         let mut own = Map::with_capacity_and_hasher(pairs.len(), Default::default());
         for (k, v) in pairs {
             let key_span = k.span;
-            if let Some(old) = own.get_mut(&Key(k.clone())) {
+            if let Some(old) = own.get_mut(&KeyRef(&k)) {
                 let name = describe_key(&k);
                 self.warnings.push(Warning::new(
                     format!(

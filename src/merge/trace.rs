@@ -4,7 +4,7 @@
 
 use crate::strategy::{Merger, Origin};
 use crate::value::{Kind, Node, Path, Span};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::fmt;
 
 /// What a merge decision did to a value.
@@ -110,32 +110,35 @@ pub struct Step {
 pub struct Trace {
     pub steps: Vec<Step>,
     pub layer: u32,
-    by_value: HashMap<Span, Vec<usize>>,
+    /// Per value span, the index of its last step; `prev[i]` chains to the step before `i`
+    /// for the same span (`NO_STEP` ends the chain). One hash entry per value, no list each.
+    by_value: FxHashMap<Span, usize>,
+    prev: Vec<usize>,
 }
+
+const NO_STEP: usize = usize::MAX;
 
 impl Trace {
     pub fn push(&mut self, step: Step) {
-        self.by_value
-            .entry(step.value)
-            .or_default()
-            .push(self.steps.len());
+        let i = self.steps.len();
+        let before = self.by_value.insert(step.value, i).unwrap_or(NO_STEP);
+        self.prev.push(before);
         self.steps.push(step);
     }
 
     /// The last decision that put the value written at `span` where it is.
     pub fn last_for(&self, span: Span) -> Option<&Step> {
-        self.by_value
-            .get(&span)
-            .and_then(|v| v.last())
-            .and_then(|&i| self.steps.get(i))
+        self.by_value.get(&span).and_then(|&i| self.steps.get(i))
     }
 
     /// Every decision about this value, oldest first.
     pub fn all_for(&self, span: Span) -> impl Iterator<Item = &Step> {
-        self.by_value
-            .get(&span)
-            .into_iter()
-            .flatten()
-            .filter_map(|&i| self.steps.get(i))
+        let mut chain = Vec::new();
+        let mut at = self.by_value.get(&span).copied().unwrap_or(NO_STEP);
+        while let Some(step) = self.steps.get(at) {
+            chain.push(step);
+            at = self.prev.get(at).copied().unwrap_or(NO_STEP);
+        }
+        chain.into_iter().rev()
     }
 }

@@ -220,38 +220,58 @@ impl PartialEq for Key {
 }
 impl Eq for Key {}
 
+/// A borrowed key: looks a node up in a [`Map`] as `Key` would, without cloning it into one.
+pub struct KeyRef<'a>(pub &'a Node);
+
+impl Hash for KeyRef<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        hash_key(self.0, h);
+    }
+}
+
+impl indexmap::Equivalent<Key> for KeyRef<'_> {
+    fn equivalent(&self, key: &Key) -> bool {
+        self.0.py_eq(&key.0)
+    }
+}
+
 impl Hash for Key {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        match &self.0.kind {
-            Kind::Str(s) => {
-                h.write_u8(0);
-                s.hash(h);
-            }
-            Kind::Bool(b) => {
-                h.write_u8(1);
-                h.write_i64(i64::from(*b));
-            }
-            Kind::Int(i) => {
-                h.write_u8(1);
-                h.write_i64(*i);
-            }
-            Kind::Float(f) => {
-                if f.fract() == 0.0 && f.abs() < 9.2e18 {
-                    h.write_u8(1);
-                    h.write_i64(*f as i64);
-                } else {
-                    h.write_u8(2);
-                    h.write_u64(f.to_bits());
-                }
-            }
-            Kind::Null => h.write_u8(3),
-            Kind::BigInt(s) | Kind::Timestamp(s) => {
-                h.write_u8(4);
-                s.hash(h);
-            }
-            // Unhashable in Python; loaders reject them as keys. Hash by length only.
-            Kind::List(l) => h.write_usize(l.len()),
-            Kind::Map(m) => h.write_usize(m.len()),
+        hash_key(&self.0, h);
+    }
+}
+
+/// Python's dict-key hashing: numbers equal across bool / int / float hash alike.
+fn hash_key<H: Hasher>(node: &Node, h: &mut H) {
+    match &node.kind {
+        Kind::Str(s) => {
+            h.write_u8(0);
+            s.hash(h);
         }
+        Kind::Bool(b) => {
+            h.write_u8(1);
+            h.write_i64(i64::from(*b));
+        }
+        Kind::Int(i) => {
+            h.write_u8(1);
+            h.write_i64(*i);
+        }
+        Kind::Float(f) => {
+            if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                h.write_u8(1);
+                h.write_i64(*f as i64);
+            } else {
+                h.write_u8(2);
+                h.write_u64(f.to_bits());
+            }
+        }
+        Kind::Null => h.write_u8(3),
+        Kind::BigInt(s) | Kind::Timestamp(s) => {
+            h.write_u8(4);
+            s.hash(h);
+        }
+        // Unhashable in Python; loaders reject them as keys. Hash by length only.
+        Kind::List(l) => h.write_usize(l.len()),
+        Kind::Map(m) => h.write_usize(m.len()),
     }
 }

@@ -77,9 +77,23 @@ fn valid_escapes(raw: &str) -> bool {
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for seg in &self.0 {
+            f.write_str("/")?;
             match seg {
-                Seg::Key(k) => write!(f, "/{}", k.replace('~', "~0").replace('/', "~1"))?,
-                Seg::Index(i) => write!(f, "/{i}")?,
+                Seg::Key(k) => {
+                    // RFC 6901 escapes, written piecewise (no allocation per segment).
+                    let mut rest: &str = k;
+                    while let Some(at) = rest.find(['~', '/']) {
+                        f.write_str(&rest[..at])?;
+                        f.write_str(if rest.as_bytes()[at] == b'~' {
+                            "~0"
+                        } else {
+                            "~1"
+                        })?;
+                        rest = &rest[at + 1..];
+                    }
+                    f.write_str(rest)?;
+                }
+                Seg::Index(i) => write!(f, "{i}")?,
             }
         }
         Ok(())
