@@ -2,7 +2,7 @@
 //! gives its characters, a mapping its keys), index-wise `replace` that keeps the old length,
 //! `no_replace`, the `recurse_*` options — plus `Whole` (the new value replaces the list).
 
-use super::{Engine, MergeError, Merger, Outcome};
+use super::{room, Engine, MergeError, Merger, Outcome};
 use crate::strategy::{ListMethod, ListOpts, Merger as Spec};
 use crate::value::{Key, Kind, Node, Span};
 
@@ -137,6 +137,7 @@ impl Merger for ListMerger<'_> {
                     eng.record(Outcome::Appended, Some(self.spec), item.span, &[], &[]);
                     eng.pop();
                 }
+                items.reserve_exact(room(start + added.len()) - start);
                 items.extend(added);
                 Node::list(items, span)
             }

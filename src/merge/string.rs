@@ -1,7 +1,7 @@
 //! Str merger: cloud-init's `m_str`. Without `append` the new value (of any type) wins; with
 //! `append` strings are joined, and a non-string new value is a TypeError (the part is dropped).
 
-use super::{Engine, MergeError, Merger, Outcome};
+use super::{room, Engine, MergeError, Merger, Outcome};
 use crate::strategy::{Merger as Spec, StrOpts};
 use crate::value::{Kind, Node};
 
@@ -26,8 +26,7 @@ impl Merger for StrMerger<'_> {
 
     fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
         match (&old.kind, &new.kind) {
-            (Kind::Str(a), Kind::Str(b)) if self.opts.append => {
-                let joined = format!("{a}{b}");
+            (Kind::Str(_), Kind::Str(_)) if self.opts.append => {
                 eng.record(
                     Outcome::Concatenated,
                     Some(self.spec),
@@ -35,7 +34,16 @@ impl Merger for StrMerger<'_> {
                     &[],
                     &[&old, &new],
                 );
-                Node::str(joined, old.span)
+                let span = old.span;
+                let (Kind::Str(a), Kind::Str(b)) = (old.kind, new.kind) else {
+                    return Node::null(span);
+                };
+                // The old text's block is reused and kept a power of two large (see `room`):
+                // a string appended to part after part is not copied every time.
+                let mut joined = a.into_string();
+                joined.reserve_exact(room(joined.len() + b.len()) - joined.len());
+                joined.push_str(&b);
+                Node::str(joined, span)
             }
             _ => {
                 eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&old], &[]);
