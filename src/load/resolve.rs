@@ -447,6 +447,12 @@ mod tests {
         assert_eq!(k(".5"), "Float(0.5)");
         assert_eq!(k("-.5"), "Str(\"-.5\")");
         assert_eq!(k("1:30.5"), "Float(90.5)");
+        assert_eq!(k("1.5E+2"), "Float(150.0)");
+        assert_eq!(k("1_000.5"), "Float(1000.5)");
+        assert_eq!(k("-42"), "Int(-42)");
+        assert_eq!(k("123456789012345678"), "Int(123456789012345678)");
+        assert_eq!(k("9223372036854775807"), "Int(9223372036854775807)");
+        assert_eq!(k("9223372036854775808"), "BigInt(\"9223372036854775808\")");
         assert_eq!(k("~"), "Null");
         assert_eq!(k("2024-01-02"), "Timestamp(\"2024-01-02\")");
         assert_eq!(
