@@ -161,8 +161,13 @@ jsonnet_driver() { # jsonnet_driver WL DIR: writes a driver importing the JSON t
 }
 
 # ---------------------------------------------------------------------------------- runs
+# What else is running (the machine may be shared): load and busiest processes, at the start.
 {
-  echo "# strata bench $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), commit $(cd "$ROOT" && git rev-parse --short HEAD)"
+  echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  ps -eo pcpu,etime,comm --sort=-pcpu | head -6
+} >"$WORK/machine.txt"
+{
+  echo "# strata bench $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), commit $(cd "$ROOT" && git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
   printf 'workload\tscale\ttool\tinput_bytes\truns\tmedian_s\tmedian_rss_kb\tstatus\n'
 } >"$RESULTS"
 
@@ -238,4 +243,7 @@ time_once "$WORK/out/small.out" "$STRATA" cloud-init "$ROOT"/fixtures/cloud-init
 printf 'small\t1\tstrata\t%s\t101\t%s\t%s\tok\n' \
   "$(cat "$ROOT"/fixtures/cloud-init/runcmd/*.yaml | wc -c)" "$small" "$LAST_KB" >>"$RESULTS"
 
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$WORK/machine.txt"
 python3 "$ROOT/scripts/bench_report.py" "$RESULTS" | tee "$WORK/report.md"
+echo
+sed 's/^/    /' "$WORK/machine.txt"
