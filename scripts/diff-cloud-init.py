@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""Differential test: random cloud-config parts merged by strata and by cloud-init itself.
+
+Needs Debian's cloud-init package (apt-get install cloud-init) and the system python3 that
+sees it (/usr/bin/python3), plus a built strata binary. Not part of CI (cloud-init is not a
+test dependency); run it by hand after changing merge semantics:
+
+    cargo build --release
+    /usr/bin/python3 scripts/diff-cloud-init.py --cases 2000 --seed 1
+
+Each case is 2-4 parts with random data and random merge_how strings (string grammar and the
+list-of-dicts form). Every part goes to cloud-init's CloudConfigPartHandler exactly as its own
+test suite feeds its merge fixtures, and all parts go to `strata cloud-init --output json`;
+the results are compared as typed JSON (1 and 1.0 and true differ).
+"""
+import argparse, json, logging, os, random, subprocess, sys, tempfile
+
+logging.disable(logging.CRITICAL)
+import yaml
+from cloudinit import helpers as c_helpers
+from cloudinit.handlers import CONTENT_END, CONTENT_START, cloud_config
+
+KEYS = ["a", "b", "c"]
+STRS = ["x", "y", "ab", "hello"]
+DICT_OPTS = ["replace", "no_replace", "allow_delete", "recurse_list", "recurse_array", "recurse_str", "recurse_dict"]
+LIST_OPTS = ["append", "prepend", "replace", "no_replace", "recurse_list", "recurse_str", "recurse_dict"]
+STR_OPTS = ["append", "recurse_list"]
+
+
+def value(rng, depth):
+    kinds = ["int", "str", "null", "bool", "float"] + (["list", "map", "list", "map"] if depth < 3 else [])
+    k = rng.choice(kinds)
+    if k == "int":
+        return rng.randint(0, 3)
+    if k == "str":
+        return rng.choice(STRS)
+    if k == "null":
+        return None
+    if k == "bool":
+        return rng.choice([True, False])
+    if k == "float":
+        return rng.choice([0.5, 1.0])
+    if k == "list":
+        return [value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    return {rng.choice(KEYS): value(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+
+
+def merger(rng, name, opts):
+    chosen = rng.sample(opts, rng.randint(0, min(3, len(opts))))
+    return name, chosen
+
+
+def merge_how(rng):
+    roll = rng.random()
+    if roll < 0.2:
+        return None
+    mergers = [merger(rng, n, o) for n, o in [("dict", DICT_OPTS), ("list", LIST_OPTS), ("str", STR_OPTS)] if rng.random() < 0.75]
+    rng.shuffle(mergers)
+    if roll < 0.75:
+        return "+".join(f"{n}({','.join(o)})" for n, o in mergers)
+    if roll < 0.85:
+        # Spelling cloud-init normalises (case, dashes, spaces, empty pieces) or rejects.
+        text = " + ".join(f" {n.upper() if rng.random() < 0.3 else n}( {' , '.join(x.replace('_', '-') for x in o)} )" for n, o in mergers)
+        return rng.choice([text, text + "++", "+" + text, text.replace("(", " (", 1) if rng.random() < 0.2 else text])
+    if roll < 0.95:
+        return [{"name": n, "settings": o} for n, o in mergers]
+    return [[n, *o] for n, o in mergers]
+
+
+def case(rng):
+    """Parts as (text, headers)."""
+    parts = []
+    for _ in range(rng.randint(2, 4)):
+        doc = {rng.choice(KEYS): value(rng, 1) for _ in range(rng.randint(1, 3))}
+        how = merge_how(rng)
+        if how is not None:
+            doc[rng.choice(["merge_how", "merge_how", "merge_type"])] = how
+        if rng.random() < 0.05:
+            doc["merge_how"] = None
+            doc["merge_type"] = merge_how(rng)
+        headers = {}
+        if rng.random() < 0.3:
+            name = rng.choice(["Merge-Type", "X-Merge-Type", "merge-type"])
+            spec = merge_how(rng)
+            headers[name] = spec if isinstance(spec, str) else ""
+        text = "#cloud-config\n" + yaml.safe_dump(doc, default_flow_style=False)
+        if rng.random() < 0.03:
+            text = "#cloud-config\n- not a mapping\n"
+        parts.append((text, headers))
+    return parts
+
+
+def cloud_init(handler, parts):
+    handler.handle_part(None, CONTENT_START, None, None, None, None)
+    for i, (text, headers) in enumerate(parts):
+        handler.handle_part(None, None, f"part-{i}.yaml", text, None, dict(headers))
+    result = json.loads(json.dumps(handler.cloud_buf, default=str))
+    handler.handle_part(None, CONTENT_END, None, None, None, None)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--strata", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "strata"))
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    handler = cloud_config.CloudConfigPartHandler(c_helpers.Paths({}))
+    handler.cloud_fn = None
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in range(args.cases):
+            parts = case(rng)
+            files = []
+            if any(h for _, h in parts):
+                # Headers travel as #cloud-config-archive entry keys (one archive, in order).
+                entries = [dict(h, content=text) for text, h in parts]
+                path = os.path.join(tmp, f"{n:05d}-archive.yaml")
+                with open(path, "w") as f:
+                    f.write("#cloud-config-archive\n" + yaml.safe_dump(entries, default_flow_style=False))
+                files.append(path)
+            for i, (text, _) in enumerate(parts if not files else []):
+                path = os.path.join(tmp, f"{n:05d}-{i}.yaml")
+                with open(path, "w") as f:
+                    f.write(text)
+                files.append(path)
+            want = cloud_init(handler, parts)
+            run = subprocess.run([args.strata, "cloud-init", "--output", "json", *files], capture_output=True, text=True)
+            got = json.loads(run.stdout) if run.returncode == 0 else {"<exit>": run.returncode, "<stderr>": run.stderr}
+            if json.dumps(got, sort_keys=True) != json.dumps(want, sort_keys=True):
+                failures += 1
+                if failures <= 5:
+                    print(f"case {n} differs\n" + "\n---\n".join(f"{h}\n{t}" for t, h in parts) + f"\ncloud-init: {json.dumps(want)}\nstrata:     {json.dumps(got)}\n")
+    print(f"{args.cases - failures} passed, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
