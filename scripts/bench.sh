@@ -103,8 +103,14 @@ measure() {
   local tool=$1 wl=$2 scale=$3 bytes=$4 runs=$5 ref=$6
   shift 6
   local out="$WORK/out/$wl.x$scale.$tool.out" times=() rss=() status=ok i
-  if ! time_once "$out" "$@"; then
-    status="failed($(head -c 200 "$WORK/stderr.txt" | tr '\t\n' '  '))"
+  local rc=0
+  time_once "$out" "$@" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    if [ "$rc" = 124 ]; then
+      status="timeout (> ${PEER_TIMEOUT} s)"
+    else
+      status="failed($(head -c 200 "$WORK/stderr.txt" | tr '\t\n' '  '))"
+    fi
     printf '%s\t%s\t%s\t%s\t0\t\t\t%s\n' "$wl" "$scale" "$tool" "$bytes" "$status" >>"$RESULTS"
     say "$wl x$scale $tool: $status"
     return 0
@@ -217,7 +223,7 @@ for wl in $WORKLOADS; do
             timeout "$PEER_TIMEOUT" jq -s -f "$PEER_DIR/$wl.jq" "${json_in[@]}" ;;
         jsonnet:*)
           measure "peer:$p(json)" "$wl" "$s" "$bytes" "$PEER_RUNS" "$ref" \
-            timeout "$PEER_TIMEOUT" jsonnet "$(jsonnet_driver "$wl" "$d")" ;;
+            timeout "$PEER_TIMEOUT" jsonnet --max-stack 100000 "$(jsonnet_driver "$wl" "$d")" ;;
         *)
           printf '%s\t%s\t%s\t%s\t0\t\t\tcannot express\n' "$wl" "$s" "peer:$p" "$bytes" >>"$RESULTS" ;;
       esac
