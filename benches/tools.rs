@@ -46,7 +46,11 @@ fn write(dir: &Path, files: &[gen::File]) -> std::io::Result<u64> {
 }
 
 fn main() -> std::process::ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench --bench tools -- gen DIR` appends `--bench`: not one of ours.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     match args.first().map(String::as_str) {
         Some("gen") => {
             let Some(dir) = args.get(1) else {
