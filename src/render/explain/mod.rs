@@ -66,16 +66,8 @@ pub fn render(
     };
     let mut entries = Vec::new();
     if let Some(root) = root {
-        collect(
-            root,
-            root_path.clone(),
-            None,
-            None,
-            None,
-            trace,
-            sources,
-            &mut entries,
-        );
+        let cx = Context::default();
+        collect(root, root_path.clone(), cx, trace, sources, &mut entries);
     }
     let history: Vec<&Step> = focus.map(|p| history(trace, p)).unwrap_or_default();
     match format {
@@ -112,17 +104,29 @@ fn find<'a>(doc: &'a Node, path: &Path) -> Option<&'a Node> {
     Some(cur)
 }
 
+/// What a node inherits from where it sits: its ancestors' step, the alias it was copied
+/// through, and where its key was written.
+#[derive(Clone, Copy, Default)]
+struct Context<'t> {
+    step: Option<&'t Step>,
+    via: Option<Span>,
+    key: Option<Span>,
+}
+
 /// Walks the result; each node's step is its own last step, else its nearest ancestor's.
 fn collect<'t>(
     node: &'t Node,
     path: Path,
-    inherited: Option<&'t Step>,
-    via: Option<Span>,
-    key: Option<Span>,
+    cx: Context<'t>,
     trace: &'t Trace,
     sources: &SourceMap,
     out: &mut Vec<Entry<'t>>,
 ) {
+    let Context {
+        step: inherited,
+        via,
+        key,
+    } = cx;
     let via = if sources.slice(node.span).is_some_and(|t| t.starts_with('*')) {
         Some(node.span)
     } else {
@@ -153,14 +157,36 @@ fn collect<'t>(
             for (k, v) in m.iter() {
                 let mut p = path.clone();
                 p.push_key(&key_text(&k.0));
-                collect(v, p, step, via, Some(k.0.span), trace, sources, out);
+                collect(
+                    v,
+                    p,
+                    Context {
+                        step,
+                        via,
+                        key: Some(k.0.span),
+                    },
+                    trace,
+                    sources,
+                    out,
+                );
             }
         }
         Kind::List(l) => {
             for (i, v) in l.iter().enumerate() {
                 let mut p = path.clone();
                 p.push_index(i);
-                collect(v, p, step, via, None, trace, sources, out);
+                collect(
+                    v,
+                    p,
+                    Context {
+                        step,
+                        via,
+                        key: None,
+                    },
+                    trace,
+                    sources,
+                    out,
+                );
             }
         }
         _ => {}
