@@ -4,18 +4,17 @@
 //! comment on chosen lines (used by `--explain`).
 
 use crate::load::resolve::is_ambiguous;
-use crate::merge::key_text;
-use crate::value::{Kind, Node, Path};
+use crate::value::{Kind, Node};
 
-/// Returns the comment (without `#`) for a node written at a path, if any.
-pub type Annotate<'a> = dyn FnMut(&Node, &Path) -> Option<String> + 'a;
+/// Returns the comment (without `#`) for a node, if any. Called once for each node that ends
+/// a line, in document order.
+pub type Annotate<'a> = dyn FnMut(&Node) -> Option<String> + 'a;
 
 /// Renders a document. `header` (e.g. `#cloud-config`) goes on the first line.
 pub fn to_string(doc: &Node, header: Option<&str>) -> String {
     let mut w = Writer {
         out: String::new(),
         annotate: None,
-        path: Path::root(),
         comments: Vec::new(),
     };
     if let Some(h) = header {
@@ -35,7 +34,6 @@ pub fn to_string_annotated(
     let mut w = Writer {
         out: String::new(),
         annotate: Some(annotate),
-        path: Path::root(),
         comments: Vec::new(),
     };
     if let Some(h) = header {
@@ -49,7 +47,6 @@ pub fn to_string_annotated(
 struct Writer<'a, 'b> {
     out: String,
     annotate: Option<&'a mut Annotate<'b>>,
-    path: Path,
     comments: Vec<(usize, String)>,
 }
 
@@ -68,7 +65,7 @@ impl Writer<'_, '_> {
     /// Ends the current line, attaching the node's comment if it has one.
     fn newline(&mut self, node: &Node) {
         if let Some(annotate) = self.annotate.as_mut() {
-            if let Some(c) = annotate(node, &self.path) {
+            if let Some(c) = annotate(node) {
                 self.comments.push((self.out.len(), c));
             }
         }
@@ -87,10 +84,6 @@ impl Writer<'_, '_> {
                 self.indent(indent);
             }
             first = false;
-            let tracking = self.annotate.is_some();
-            if tracking {
-                self.path.push_key(&key_text(&k.0));
-            }
             let at = self.out.len();
             write_key(&mut self.out, &k.0);
             if self.out.len() - at > 1000 {
@@ -100,9 +93,6 @@ impl Writer<'_, '_> {
             }
             self.out.push(':');
             self.value_after_indicator(v, indent);
-            if tracking {
-                self.path.pop();
-            }
         }
     }
 
@@ -111,9 +101,6 @@ impl Writer<'_, '_> {
         for (i, item) in items.iter().enumerate() {
             if i > 0 {
                 self.indent(indent);
-            }
-            if self.annotate.is_some() {
-                self.path.push_index(i);
             }
             self.out.push('-');
             match &item.kind {
@@ -126,9 +113,6 @@ impl Writer<'_, '_> {
                     self.list_body(item, indent + 2);
                 }
                 _ => self.scalar_after_indicator(item, indent + 2),
-            }
-            if self.annotate.is_some() {
-                self.path.pop();
             }
         }
     }

@@ -6,7 +6,6 @@ use crate::frontend::Rendered;
 use crate::merge::{Outcome, Step};
 use crate::render::yaml;
 use crate::value::{Node, Path, SourceMap};
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// Comments are aligned into one column that starts at most this far in.
@@ -21,21 +20,22 @@ pub(super) fn explain(
     history: &[&Step],
     sources: &SourceMap,
 ) -> String {
-    let mut comments: HashMap<String, String> = HashMap::new();
-    for e in entries {
+    // The comment of an entry, or None when the entry gets none.
+    let text_for = |e: &Entry<'_>| -> Option<String> {
         let wanted = e.leaf
             || e.step.is_some_and(|s| {
                 matches!(s.outcome, Outcome::Replaced | Outcome::Kept) && s.value == e.node.span
             });
-        if wanted {
-            let mut text = comment(e.node, e.step, e.via, sources);
-            for w in affecting(rendered, e, sources) {
-                text.push_str("; warning: ");
-                text.push_str(&w.message);
-            }
-            comments.insert(e.path.to_string(), text);
+        if !wanted {
+            return None;
         }
-    }
+        let mut text = comment(e.node, e.step, e.via, sources);
+        for w in affecting(rendered, e, sources) {
+            text.push_str("; warning: ");
+            text.push_str(&w.message);
+        }
+        Some(text)
+    };
     let mut head = String::new();
     if focused {
         let _ = writeln!(head, "# history of {root_path} (oldest first):");
@@ -63,14 +63,17 @@ pub(super) fn explain(
         }
     }
     let Some(root) = root else { return head };
-    let prefix = root_path.to_string();
-    let mut annotate = |_: &Node, path: &Path| -> Option<String> {
-        let full = if focused {
-            format!("{prefix}{path}")
-        } else {
-            path.to_string()
-        };
-        comments.get(&full).cloned()
+    // The writer asks for nodes in document order, as the entries were collected: walk both
+    // together (nodes it never asks about, like list items that open a block, are skipped).
+    let mut cursor = 0usize;
+    let mut annotate = |node: &Node| -> Option<String> {
+        while let Some(e) = entries.get(cursor) {
+            cursor += 1;
+            if std::ptr::eq(e.node, node) {
+                return text_for(e);
+            }
+        }
+        None
     };
     let header = if focused { None } else { rendered.header };
     let (text, marks) = yaml::to_string_annotated(root, header, &mut annotate);
