@@ -54,8 +54,8 @@ pub fn render(
             return Err(Error::new(
                 ErrorKind::Merge,
                 format!(
-                    "with --how every layer must be a mapping, not a {}",
-                    layer.type_name()
+                    "with --how every layer must be a mapping, not {}",
+                    layer.kind_phrase()
                 ),
             )
             .at(layer.span)

@@ -99,7 +99,7 @@ pub fn parse_value(value: &Node, origin: &Origin) -> Result<Stack, HowError> {
             return Err(skipped(
                 format!(
                     "merge_how must be a string or a list, not {}",
-                    value.type_name()
+                    value.kind_phrase()
                 ),
                 value.span,
             ))
@@ -151,7 +151,7 @@ pub fn parse_value(value: &Node, origin: &Origin) -> Result<Stack, HowError> {
                 return Err(skipped(
                     format!(
                         "merger entry must be a mapping or a list, not {}",
-                        item.type_name()
+                        item.kind_phrase()
                     ),
                     item.span,
                 ))

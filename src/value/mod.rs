@@ -84,6 +84,20 @@ impl Node {
         }
     }
 
+    /// The type in words with its article, for messages: "an integer", "a mapping", "null".
+    pub fn kind_phrase(&self) -> &'static str {
+        match self.kind {
+            Kind::Null => "null",
+            Kind::Bool(_) => "a boolean",
+            Kind::Int(_) | Kind::BigInt(_) => "an integer",
+            Kind::Float(_) => "a float",
+            Kind::Str(_) => "a string",
+            Kind::Timestamp(_) => "a timestamp",
+            Kind::List(_) => "a list",
+            Kind::Map(_) => "a mapping",
+        }
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(self.kind, Kind::Null)
     }

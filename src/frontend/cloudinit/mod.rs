@@ -149,7 +149,7 @@ fn merge_part(
         _ => {
             return Err((
                 rejected(
-                    format!("cloud-config must be a mapping, not a {}", doc.type_name()),
+                    format!("cloud-config must be a mapping, not {}", doc.kind_phrase()),
                     doc.span,
                 ),
                 old,

@@ -141,8 +141,8 @@ pub fn prepare<'a, 'r>(
         return Err(Error::new(
             ErrorKind::Directive,
             format!(
-                "the node file {node_name} must be a mapping of properties, not a {}",
-                n.type_name()
+                "the node file {node_name} must be a mapping of properties, not {}",
+                n.kind_phrase()
             ),
         )
         .at(n.span)
@@ -242,8 +242,8 @@ fn expand(entry: &Node, node: &Node, warnings: &mut Vec<Warning>) -> Result<Vec<
         return Err(Error::new(
             ErrorKind::Directive,
             format!(
-                "a ResolutionPrecedence entry must be a path, not a {}",
-                entry.type_name()
+                "a ResolutionPrecedence entry must be a path, not {}",
+                entry.kind_phrase()
             ),
         )
         .at(entry.span)
@@ -315,8 +315,8 @@ fn property(
         Kind::List(_) | Kind::Map(_) => Err(Error::new(
             ErrorKind::Directive,
             format!(
-                "the node's property '{chain}' is a {}, not a name",
-                cur.type_name()
+                "the node's property '{chain}' is {}, not a name",
+                cur.kind_phrase()
             ),
         )
         .at(cur.span)

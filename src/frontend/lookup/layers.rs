@@ -46,7 +46,7 @@ pub fn rules_from_doc(
     if doc.as_map().is_none() {
         return Err(Error::new(
             ErrorKind::Directive,
-            format!("the options must be a mapping, not a {}", doc.type_name()),
+            format!("the options must be a mapping, not {}", doc.kind_phrase()),
         )
         .at(doc.span)
         .hint("write default_lookup_options: MostSpecific and lookup_options: {Key: hash}"));
@@ -88,8 +88,8 @@ pub fn prepare(
     if let Some(n) = node.as_ref().filter(|n| n.as_map().is_none()) {
         warnings.push(Warning::new(
             format!(
-                "the most specific layer is a {}, not a mapping: no key can be found in it",
-                n.type_name()
+                "the most specific layer is {}, not a mapping: no key can be found in it",
+                n.kind_phrase()
             ),
             n.span,
         ));

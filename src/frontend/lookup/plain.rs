@@ -62,8 +62,8 @@ pub fn merge_with_rules(
                     return Err(Error::new(
                         ErrorKind::Merge,
                         format!(
-                            "with --rules every document must be a mapping, not a {}",
-                            doc.type_name()
+                            "with --rules every document must be a mapping, not {}",
+                            doc.kind_phrase()
                         ),
                     )
                     .at(doc.span)

@@ -71,8 +71,8 @@ pub fn compile(
         return Err(Error::new(
             ErrorKind::Directive,
             format!(
-                "lookup_options must be a mapping, not a {}",
-                options.type_name()
+                "lookup_options must be a mapping, not {}",
+                options.kind_phrase()
             ),
         )
         .at(options.span)
@@ -135,7 +135,7 @@ fn text_of<'a>(value: &'a Node, what: &str) -> Result<&'a str> {
     value.as_str().ok_or_else(|| {
         Error::new(
             ErrorKind::Directive,
-            format!("{what} must be a name, not a {}", value.type_name()),
+            format!("{what} must be a name, not {}", value.kind_phrase()),
         )
         .at(value.span)
         .hint(format!(
@@ -191,8 +191,8 @@ fn strategy_of(
         _ => Err(Error::new(
             ErrorKind::Directive,
             format!(
-                "a lookup_options rule must be a preset name or a mapping of merge settings, not a {}",
-                value.type_name()
+                "a lookup_options rule must be a preset name or a mapping of merge settings, not {}",
+                value.kind_phrase()
             ),
         )
         .at(value.span)
@@ -283,8 +283,8 @@ fn merge_options(
         return Err(Error::new(
             ErrorKind::Directive,
             format!(
-                "merge_options must be a mapping, not a {}",
-                value.type_name()
+                "merge_options must be a mapping, not {}",
+                value.kind_phrase()
             ),
         )
         .at(value.span)
@@ -321,7 +321,7 @@ fn merge_options(
                         .map(|i| match &i.kind {
                             Kind::List(_) | Kind::Map(_) | Kind::Null => Err(Error::new(
                                 ErrorKind::Directive,
-                                format!("a tuple key must be a key name, not a {}", i.type_name()),
+                                format!("a tuple key must be a key name, not {}", i.kind_phrase()),
                             )
                             .at(i.span)
                             .hint("write tuple_keys: [Name, Version]")),
@@ -333,8 +333,8 @@ fn merge_options(
                         return Err(Error::new(
                             ErrorKind::Directive,
                             format!(
-                                "tuple_keys must be a list of key names, not a {}",
-                                v.type_name()
+                                "tuple_keys must be a list of key names, not {}",
+                                v.kind_phrase()
                             ),
                         )
                         .at(v.span)
