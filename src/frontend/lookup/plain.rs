@@ -6,26 +6,38 @@
 //! from the most specific file, as `strata merge` does without `--rules`.
 
 use super::layers::{load_input, rules_from_doc, OptionsForm};
-use super::resolve::{all_keys, DocLayers, Found, LayerSource, Run};
+use super::resolve::{all_keys, Found, LayerSource, Run};
 use super::rules::Fallback;
 use crate::error::{Error, ErrorKind, Result};
 use crate::frontend::{add_text_input, Input, Rendered, Settings};
 use crate::load::{self, yaml};
 use crate::merge::{key_text, Trace};
-use crate::value::{Map, Node, SourceMap, Span};
+use crate::value::{Key, Map, Node, SourceMap, Span};
 
-/// Layers most specific first, reporting their position in command-line order to the trace.
-struct Reversed(DocLayers);
+/// The loaded files, most specific first, reporting their position in command-line order to
+/// the trace. Each top-level key is looked up once, so a value is moved out of its document
+/// instead of copied (a null with the value's span stays behind, which `first_null` reads).
+struct Owned(Vec<Option<Node>>);
 
-impl LayerSource for Reversed {
+impl LayerSource for Owned {
     fn count(&self) -> usize {
-        self.0.count()
+        self.0.len()
     }
-    fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>> {
-        self.0.get(i, path, fold)
+    fn get(&mut self, i: usize, path: &[String], _fold: bool) -> Result<Option<Node>> {
+        let mut cur = match self.0.get_mut(i) {
+            Some(Some(doc)) => doc,
+            _ => return Ok(None),
+        };
+        for seg in path {
+            let Some(next) = cur.as_map_mut().and_then(|m| m.get_mut(&Key::str(seg))) else {
+                return Ok(None);
+            };
+            cur = next;
+        }
+        Ok(Some(cur.take()))
     }
     fn layer_id(&self, i: usize) -> u32 {
-        u32::try_from(self.0.count().saturating_sub(i + 1)).unwrap_or(u32::MAX)
+        u32::try_from(self.0.len().saturating_sub(i + 1)).unwrap_or(u32::MAX)
     }
 }
 
@@ -72,11 +84,14 @@ pub fn merge_with_rules(
             }
         }
     }
-    let file_order = layers.clone();
+    let mut order = Map::default();
+    for layer in layers.iter().flatten() {
+        key_order(&mut order, layer);
+    }
     layers.reverse();
     let keys = all_keys(&layers, false);
     let mut trace = settings.explain.then(Trace::default);
-    let mut src = Reversed(DocLayers(layers));
+    let mut src = Owned(layers);
     let mut run = Run {
         rules: &rules,
         trace: trace.as_mut(),
@@ -97,8 +112,7 @@ pub fn merge_with_rules(
         }
     }
     let mut doc = Node::map(out, Span::NONE);
-    let tops: Vec<&Node> = file_order.iter().flatten().collect();
-    reorder(&mut doc, &tops);
+    reorder(&mut doc, &order);
     Ok(Rendered {
         doc,
         header: None,
@@ -107,7 +121,7 @@ pub fn merge_with_rules(
     })
 }
 
-fn first_null(src: &mut Reversed, name: &str) -> Result<Node> {
+fn first_null(src: &mut Owned, name: &str) -> Result<Node> {
     let path = [name.to_string()];
     for i in 0..src.count() {
         if let Some(v) = src.get(i, &path, false)? {
@@ -117,28 +131,41 @@ fn first_null(src: &mut Reversed, name: &str) -> Result<Node> {
     Ok(Node::null(Span::NONE))
 }
 
-/// Orders every map of the result as `strata merge` does: keys in the order they first appear
-/// in the files, in command-line order (Datum itself puts the most specific file's keys first).
-fn reorder(node: &mut Node, layers: &[&Node]) {
-    let Some(map) = node.as_map_mut() else {
+/// Adds the keys of `node`'s maps (and of the maps nested in them, not inside lists) to
+/// `order`, a skeleton of nested maps whose keys stand in first-appearance order.
+fn key_order(order: &mut Map, node: &Node) {
+    let Some(map) = node.as_map() else {
         return;
     };
-    let mut order = Map::default();
-    for layer in layers {
-        if let Some(m) = layer.as_map() {
-            for k in m.keys() {
-                if !order.contains_key(k) {
-                    order.insert(k.clone(), Node::null(Span::NONE));
-                }
+    for (k, v) in map.iter() {
+        if !order.contains_key(k) {
+            order.insert(
+                Key(Node::new(k.0.kind.clone(), Span::NONE)),
+                Node::null(Span::NONE),
+            );
+        }
+        if v.as_map().is_some() {
+            let slot = order.get_mut(k).expect("inserted above");
+            if slot.as_map().is_none() {
+                *slot = Node::empty_map(Span::NONE);
+            }
+            if let Some(inner) = slot.as_map_mut() {
+                key_order(inner, v);
             }
         }
     }
+}
+
+/// Orders every map of the result as `strata merge` does: keys in the order they first appear
+/// in the files, in command-line order (Datum itself puts the most specific file's keys first).
+fn reorder(node: &mut Node, order: &Map) {
+    let Some(map) = node.as_map_mut() else {
+        return;
+    };
     map.sort_by_cached_key(|k, _| order.get_index_of(k).unwrap_or(usize::MAX));
     for (k, v) in map.iter_mut() {
-        let below: Vec<&Node> = layers
-            .iter()
-            .filter_map(|l| l.as_map().and_then(|m| m.get(k)))
-            .collect();
-        reorder(v, &below);
+        if let Some(inner) = order.get(k).and_then(Node::as_map) {
+            reorder(v, inner);
+        }
     }
 }
