@@ -16,6 +16,7 @@ pub fn to_string(doc: &Node, header: Option<&str>) -> String {
         out: String::new(),
         annotate: None,
         comments: Vec::new(),
+        sink: None,
     };
     if let Some(h) = header {
         w.out.push_str(h);
@@ -23,6 +24,42 @@ pub fn to_string(doc: &Node, header: Option<&str>) -> String {
     }
     w.document(doc);
     w.out
+}
+
+/// Renders a document into `sink` as it goes, a block of lines at a time, so the output is
+/// never held whole in memory. Stops writing at the first error and returns it.
+pub fn write(
+    doc: &Node,
+    header: Option<&str>,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut w = Writer {
+        out: String::with_capacity(FLUSH_AT + 4096),
+        annotate: None,
+        comments: Vec::new(),
+        sink: Some(Sink {
+            to: sink,
+            error: None,
+        }),
+    };
+    if let Some(h) = header {
+        w.out.push_str(h);
+        w.out.push('\n');
+    }
+    w.document(doc);
+    w.flush();
+    match w.sink.and_then(|s| s.error) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Lines gathered before `write` hands them to its sink.
+const FLUSH_AT: usize = 1 << 16;
+
+struct Sink<'s> {
+    to: &'s mut dyn std::io::Write,
+    error: Option<std::io::Error>,
 }
 
 /// Renders a document and returns, for each commented line, its end offset and comment.
@@ -35,6 +72,7 @@ pub fn to_string_annotated(
         out: String::new(),
         annotate: Some(annotate),
         comments: Vec::new(),
+        sink: None,
     };
     if let Some(h) = header {
         w.out.push_str(h);
@@ -48,9 +86,23 @@ struct Writer<'a, 'b> {
     out: String,
     annotate: Option<&'a mut Annotate<'b>>,
     comments: Vec<(usize, String)>,
+    /// Where `write` sends full blocks of lines (`None`: everything stays in `out`).
+    sink: Option<Sink<'a>>,
 }
 
 impl Writer<'_, '_> {
+    /// Hands the lines gathered so far to the sink (after the first error, drops them).
+    fn flush(&mut self) {
+        if let Some(sink) = self.sink.as_mut() {
+            if sink.error.is_none() {
+                if let Err(e) = sink.to.write_all(self.out.as_bytes()) {
+                    sink.error = Some(e);
+                }
+            }
+            self.out.clear();
+        }
+    }
+
     fn document(&mut self, doc: &Node) {
         match &doc.kind {
             Kind::Map(m) if !m.is_empty() => self.map_body(doc, 0),
@@ -70,6 +122,9 @@ impl Writer<'_, '_> {
             }
         }
         self.out.push('\n');
+        if self.out.len() >= FLUSH_AT && self.sink.is_some() {
+            self.flush();
+        }
     }
 
     fn indent(&mut self, n: usize) {
