@@ -1,7 +1,8 @@
 //! Datum merges of large arrays through the real lookup path (rules compiled from
 //! lookup_options, layers folded by the engine, knockout markers stripped): Unique over scalar
 //! arrays, UniqueKeyValTuples and DeepTuple over arrays of maps, at 10 000, 100 000 and 200 000
-//! items per layer, so the growth factor shows the cost is linear. Plain `std::time::Instant`, no
+//! items per layer, so the growth factor shows the cost is linear; and an RSOP over a node
+//! document of as many keys, compared case-insensitively (folded-key indexes, not scans). Plain `std::time::Instant`, no
 //! harness: `cargo bench --bench datum_merge`.
 
 use std::time::{Duration, Instant};
@@ -65,7 +66,7 @@ fn time(key: &str, n: usize, rules: &strata::strategy::selector::DatumRules) -> 
     let mut best = Duration::MAX;
     let mut len = 0;
     for _ in 0..5 {
-        let mut src = DocLayers(vec![Some(layer(key, n, 0)), Some(layer(key, n, 1))]);
+        let mut src = DocLayers::new(vec![Some(layer(key, n, 0)), Some(layer(key, n, 1))]);
         let mut warnings = Vec::new();
         let start = Instant::now();
         let mut run = Run {
@@ -81,6 +82,42 @@ fn time(key: &str, n: usize, rules: &strata::strategy::selector::DatumRules) -> 
         len = out.as_list().map_or(0, <[Node]>::len);
     }
     (best, len)
+}
+
+/// Two layers of `n` top-level keys each, half of them shared but spelled in another case.
+fn wide_layers(n: usize) -> (Node, Node) {
+    let node = map_owned((0..n).map(|i| (format!("Key{i}"), s(format!("node {i}")))));
+    let role = map_owned((n / 2..n + n / 2).map(|i| (format!("KEY{i}"), s(format!("role {i}")))));
+    (node, role)
+}
+
+fn map_owned(entries: impl Iterator<Item = (String, Node)>) -> Node {
+    let mut m = Map::default();
+    for (k, v) in entries {
+        m.insert(Key::str(&k), v);
+    }
+    Node::map(m, Span::NONE)
+}
+
+/// Datum's RSOP (every key of the node document looked up through the layers), keys compared
+/// case-insensitively.
+fn time_rsop(n: usize, rules: &strata::strategy::selector::DatumRules) -> Duration {
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let (node, role) = wide_layers(n);
+        let mut src = DocLayers::new(vec![Some(node.clone()), Some(role)]);
+        let mut warnings = Vec::new();
+        let start = Instant::now();
+        let mut run = Run {
+            rules,
+            trace: None,
+            warnings: &mut warnings,
+        };
+        let out = run.rsop(&mut src, Some(&node)).expect("rsop");
+        best = best.min(start.elapsed());
+        assert_eq!(out.as_map().map_or(0, Map::len), n);
+    }
+    best
 }
 
 fn main() {
@@ -107,4 +144,17 @@ fn main() {
             double.as_secs_f64() / large.as_secs_f64().max(1e-9)
         );
     }
+    let (small, large, double) = (
+        time_rsop(10_000, &rules),
+        time_rsop(100_000, &rules),
+        time_rsop(200_000, &rules),
+    );
+    println!(
+        "{:<20} node document of 100000 keys, 2 layers: {:>7.1} ms | 10000: {:>6.1} ms | 200000: {:>7.1} ms (x{:.2} for 2x the keys)",
+        "RSOP (folded keys)",
+        large.as_secs_f64() * 1e3,
+        small.as_secs_f64() * 1e3,
+        double.as_secs_f64() * 1e3,
+        double.as_secs_f64() / large.as_secs_f64().max(1e-9)
+    );
 }

@@ -303,22 +303,31 @@ fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
     let (strict, out) = (common.strict, common.out.clone());
     let rendered = dispatch(cli.command, sources, &settings)?;
     report_warnings(&rendered, sources, strict)?;
-    let result = if !settings.explain && matches!(format, Format::Yaml) {
+    let result = match format {
         // Streamed: the rendered text is never held whole.
-        let mut emit = |w: &mut dyn Write| render::yaml::write(&rendered.doc, rendered.header, w);
-        match out {
-            Some(path) => write_atomic_with(&path, &mut emit),
-            None => write_stdout_with(&mut emit),
+        Format::Yaml => {
+            let mut emit = |w: &mut dyn Write| {
+                if settings.explain {
+                    render::explain::write_yaml(&rendered, sources, focus.as_ref(), w)
+                } else {
+                    render::yaml::write(&rendered.doc, rendered.header, w)
+                }
+            };
+            match out {
+                Some(path) => write_atomic_with(&path, &mut emit),
+                None => write_stdout_with(&mut emit),
+            }
         }
-    } else {
-        let text = if settings.explain {
-            render::explain::render(&rendered, sources, format, focus.as_ref())?
-        } else {
-            render::json::to_string(&rendered.doc)?
-        };
-        match out {
-            Some(path) => write_atomic(&path, text.as_bytes()),
-            None => write_stdout(text.as_bytes()),
+        Format::Json => {
+            let text = if settings.explain {
+                render::explain::render(&rendered, sources, format, focus.as_ref())?
+            } else {
+                render::json::to_string(&rendered.doc)?
+            };
+            match out {
+                Some(path) => write_atomic(&path, text.as_bytes()),
+                None => write_stdout(text.as_bytes()),
+            }
         }
     };
     // The process exits next: the trees are left to the OS instead of being freed node by

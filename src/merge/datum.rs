@@ -216,6 +216,27 @@ pub fn eq_fold(a: &str, b: &str) -> bool {
     }
 }
 
+/// A key text folded the way `eq_fold` compares: `eq_fold(a, b)` exactly when
+/// `fold_text(a) == fold_text(b)`.
+pub fn fold_text(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_ascii_lowercase()
+    } else {
+        s.chars().flat_map(char::to_lowercase).collect()
+    }
+}
+
+/// The position of each folded key text in a map (the first of keys that fold alike, as
+/// `find_key` finds), so that many case-insensitive lookups cost linear time in all.
+pub fn fold_index(map: &Map) -> rustc_hash::FxHashMap<String, usize> {
+    let mut index = rustc_hash::FxHashMap::default();
+    index.reserve(map.len());
+    for (i, k) in map.keys().enumerate() {
+        index.entry(fold_text(&key_str(k))).or_insert(i);
+    }
+    index
+}
+
 /// A key's text without allocating for string keys.
 pub fn key_str(k: &Key) -> std::borrow::Cow<'_, str> {
     match k.as_str() {
@@ -275,18 +296,13 @@ pub(super) fn merge_hash(
     let fold = ctx.fold();
     let prefix = s.knockout_prefix.as_ref().map(|f| &*f.value);
     // Large maps get an index of folded key texts; small ones are scanned.
-    let mut index = (fold && rm.len() > 16).then(|| {
-        rm.keys()
-            .enumerate()
-            .map(|(i, k)| (key_text(&k.0).to_lowercase(), i))
-            .collect::<rustc_hash::FxHashMap<String, usize>>()
-    });
+    let mut index = (fold && rm.len() > 16).then(|| fold_index(&rm));
     for (k, dv) in dm.into_iter() {
         eng.push_key(&k);
         let text = key_str(&k);
         if let Some(p) = prefix {
             let marker = match &index {
-                Some(ix) => ix.get(&format!("{p}{text}").to_lowercase()).copied(),
+                Some(ix) => ix.get(&fold_text(&format!("{p}{text}"))).copied(),
                 None => find_marker(&rm, p, &text, fold),
             };
             if let Some((mk, _)) = marker.and_then(|i| rm.get_index(i)) {
@@ -297,14 +313,14 @@ pub(super) fn merge_hash(
             }
         }
         let found = match &index {
-            Some(ix) => ix.get(&text.to_lowercase()).copied(),
+            Some(ix) => ix.get(&fold_text(&text)).copied(),
             None => find_key(&rm, &k, fold),
         };
         match found {
             None => {
                 eng.record(Outcome::Added, Some(rule), dv.span, &[], &[]);
                 if let Some(ix) = index.as_mut() {
-                    ix.insert(text.to_lowercase(), rm.len());
+                    ix.entry(fold_text(&text)).or_insert(rm.len());
                 }
                 rm.insert(k, dv);
             }

@@ -6,23 +6,31 @@
 use crate::load::resolve::is_ambiguous;
 use crate::value::{Kind, Node};
 
-/// Returns the comment (without `#`) for a node, if any. Called once for each node that ends
-/// a line, in document order.
-pub type Annotate<'a> = dyn FnMut(&Node) -> Option<String> + 'a;
+/// Comments for [`write_annotated`]. The writer says where it is in the tree (`enter` /
+/// `leave` around every node, in document order) and, at the end of each line, asks about the
+/// node that ends it.
+pub trait Annotator {
+    /// The writer starts on `node`: the document root, the value of a key, or a list item.
+    fn enter(&mut self, node: &Node, at: Place<'_>);
+    /// The writer is done with the node entered last.
+    fn leave(&mut self);
+    /// Whether the line `node` ends gets a comment; when `text` is given, appends the comment
+    /// (without `#`) to it.
+    fn comment(&mut self, node: &Node, text: Option<&mut String>) -> bool;
+}
+
+/// Where a node sits under its parent.
+#[derive(Clone, Copy)]
+pub enum Place<'n> {
+    Root,
+    Key(&'n Node),
+    Index(usize),
+}
 
 /// Renders a document. `header` (e.g. `#cloud-config`) goes on the first line.
 pub fn to_string(doc: &Node, header: Option<&str>) -> String {
-    let mut w = Writer {
-        out: String::new(),
-        annotate: None,
-        comments: Vec::new(),
-        sink: None,
-    };
-    if let Some(h) = header {
-        w.out.push_str(h);
-        w.out.push('\n');
-    }
-    w.document(doc);
+    let mut w = Writer::new(None, None);
+    w.document(doc, header);
     w.out
 }
 
@@ -33,28 +41,34 @@ pub fn write(
     header: Option<&str>,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let mut w = Writer {
-        out: String::with_capacity(FLUSH_AT + 4096),
-        annotate: None,
-        comments: Vec::new(),
-        sink: Some(Sink {
-            to: sink,
-            error: None,
-        }),
-    };
-    if let Some(h) = header {
-        w.out.push_str(h);
-        w.out.push('\n');
-    }
-    w.document(doc);
-    w.flush();
-    match w.sink.and_then(|s| s.error) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    let mut w = Writer::new(None, Some(sink));
+    w.document(doc, header);
+    w.finish()
 }
 
-/// Lines gathered before `write` hands them to its sink.
+/// Renders a document with `# comments` at the ends of the lines the annotator chooses, all
+/// in one column: the one after the longest commented line that leaves the comment room to
+/// start within `limit` characters (longer lines get theirs two spaces after them). Two passes:
+/// the first only measures the commented lines, the second writes into `sink` as it goes.
+pub fn write_annotated(
+    doc: &Node,
+    header: Option<&str>,
+    annotator: &mut dyn Annotator,
+    limit: usize,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut measure = Writer::new(Some(&mut *annotator), None);
+    measure.limit = limit;
+    measure.document(doc, header);
+    let column = measure.widest.map_or(0, |w| w) + 2;
+    drop(measure);
+    let mut w = Writer::new(Some(annotator), Some(sink));
+    w.column = Some(column);
+    w.document(doc, header);
+    w.finish()
+}
+
+/// Lines gathered before the writer hands them to its sink.
 const FLUSH_AT: usize = 1 << 16;
 
 struct Sink<'s> {
@@ -62,35 +76,41 @@ struct Sink<'s> {
     error: Option<std::io::Error>,
 }
 
-/// Renders a document and returns, for each commented line, its end offset and comment.
-pub fn to_string_annotated(
-    doc: &Node,
-    header: Option<&str>,
-    annotate: &mut Annotate<'_>,
-) -> (String, Vec<(usize, String)>) {
-    let mut w = Writer {
-        out: String::new(),
-        annotate: Some(annotate),
-        comments: Vec::new(),
-        sink: None,
-    };
-    if let Some(h) = header {
-        w.out.push_str(h);
-        w.out.push('\n');
-    }
-    w.document(doc);
-    (w.out, w.comments)
-}
-
-struct Writer<'a, 'b> {
+struct Writer<'a> {
     out: String,
-    annotate: Option<&'a mut Annotate<'b>>,
-    comments: Vec<(usize, String)>,
-    /// Where `write` sends full blocks of lines (`None`: everything stays in `out`).
+    annotator: Option<&'a mut dyn Annotator>,
+    /// The comment column; `None` while measuring (or without an annotator).
+    column: Option<usize>,
+    /// While measuring: the longest commented line that fits `limit`.
+    widest: Option<usize>,
+    limit: usize,
+    /// The comment being written.
+    scratch: String,
+    /// Where full blocks of lines go (`None`: everything stays in `out`).
     sink: Option<Sink<'a>>,
 }
 
-impl Writer<'_, '_> {
+impl<'a> Writer<'a> {
+    fn new(
+        annotator: Option<&'a mut dyn Annotator>,
+        sink: Option<&'a mut dyn std::io::Write>,
+    ) -> Writer<'a> {
+        let streaming = sink.is_some();
+        Writer {
+            out: if streaming {
+                String::with_capacity(FLUSH_AT + 4096)
+            } else {
+                String::new()
+            },
+            annotator,
+            column: None,
+            widest: None,
+            limit: 0,
+            scratch: String::new(),
+            sink: sink.map(|to| Sink { to, error: None }),
+        }
+    }
+
     /// Hands the lines gathered so far to the sink (after the first error, drops them).
     fn flush(&mut self) {
         if let Some(sink) = self.sink.as_mut() {
@@ -103,7 +123,73 @@ impl Writer<'_, '_> {
         }
     }
 
-    fn document(&mut self, doc: &Node) {
+    fn finish(mut self) -> std::io::Result<()> {
+        self.flush();
+        match self.sink.and_then(|s| s.error) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn enter(&mut self, node: &Node, at: Place<'_>) {
+        if let Some(a) = self.annotator.as_mut() {
+            a.enter(node, at);
+        }
+    }
+
+    fn leave(&mut self) {
+        if let Some(a) = self.annotator.as_mut() {
+            a.leave();
+        }
+    }
+
+    /// The current line's length in characters.
+    fn line_len(&self) -> usize {
+        let start = self.out.rfind('\n').map_or(0, |i| i + 1);
+        let line = &self.out[start..];
+        if line.is_ascii() {
+            line.len()
+        } else {
+            line.chars().count()
+        }
+    }
+
+    /// Ends the current line, with the node's comment if it has one.
+    fn newline(&mut self, node: &Node) {
+        if let Some(a) = self.annotator.as_mut() {
+            match self.column {
+                None => {
+                    if a.comment(node, None) {
+                        let len = self.line_len();
+                        if len + 2 <= self.limit {
+                            self.widest = self.widest.max(Some(len));
+                        }
+                    }
+                }
+                Some(column) => {
+                    self.scratch.clear();
+                    if a.comment(node, Some(&mut self.scratch)) {
+                        let len = self.line_len();
+                        let pad = if len + 2 <= column { column - len } else { 2 };
+                        push_spaces(&mut self.out, pad);
+                        self.out.push_str("# ");
+                        self.out.push_str(&self.scratch);
+                    }
+                }
+            }
+        }
+        self.out.push('\n');
+        if self.out.len() >= FLUSH_AT && self.sink.is_some() {
+            self.flush();
+        }
+    }
+
+    fn document(&mut self, doc: &Node, header: Option<&str>) {
+        if let Some(h) = header {
+            self.out.push_str(h);
+            self.out.push('\n');
+        }
+        self.enter(doc, Place::Root);
         match &doc.kind {
             Kind::Map(m) if !m.is_empty() => self.map_body(doc, 0),
             Kind::List(l) if !l.is_empty() => self.list_body(doc, 0),
@@ -112,19 +198,7 @@ impl Writer<'_, '_> {
                 self.newline(doc);
             }
         }
-    }
-
-    /// Ends the current line, attaching the node's comment if it has one.
-    fn newline(&mut self, node: &Node) {
-        if let Some(annotate) = self.annotate.as_mut() {
-            if let Some(c) = annotate(node) {
-                self.comments.push((self.out.len(), c));
-            }
-        }
-        self.out.push('\n');
-        if self.out.len() >= FLUSH_AT && self.sink.is_some() {
-            self.flush();
-        }
+        self.leave();
     }
 
     fn indent(&mut self, n: usize) {
@@ -147,7 +221,9 @@ impl Writer<'_, '_> {
                 self.indent(indent);
             }
             self.out.push(':');
+            self.enter(v, Place::Key(&k.0));
             self.value_after_indicator(v, indent);
+            self.leave();
         }
     }
 
@@ -158,6 +234,7 @@ impl Writer<'_, '_> {
                 self.indent(indent);
             }
             self.out.push('-');
+            self.enter(item, Place::Index(i));
             match &item.kind {
                 Kind::Map(m) if !m.is_empty() => {
                     self.out.push(' ');
@@ -169,6 +246,7 @@ impl Writer<'_, '_> {
                 }
                 _ => self.scalar_after_indicator(item, indent + 2),
             }
+            self.leave();
         }
     }
 

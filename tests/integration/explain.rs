@@ -86,6 +86,18 @@ const CASES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "datum_path_warnings",
+        &[
+            "lookup",
+            "--layer",
+            "lookup/types/node.yml",
+            "--layer",
+            "lookup/types/role.yml",
+            "--options",
+            "lookup/types/options.yml",
+        ],
+    ),
+    (
         "duplicate_key_warning",
         &[
             "merge",

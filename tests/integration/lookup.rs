@@ -353,3 +353,53 @@ fn merge_without_rules_is_unchanged() {
         "{out}"
     );
 }
+
+/// Many keys (past the size where maps get a folded-key index instead of a scan): in the RSOP
+/// every node key still meets its case-insensitive twin in the other layer, the node's spelling
+/// and order are kept, and a key spelled two ways in one layer resolves to the first one.
+#[test]
+fn folded_keys_in_large_layers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (mut node, mut role) = (String::new(), String::new());
+    for i in 0..60 {
+        node.push_str(&format!("Key{i}:\n  Node: {i}\n"));
+        role.push_str(&format!("KEY{}:\n  role: {}\n", 59 - i, 59 - i));
+    }
+    role.push_str("Extra: 1\nEXTRA: 2\nkey0:\n  second: spelling\n");
+    let path = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).expect("write");
+        p.to_str().expect("path").to_string()
+    };
+    let (n, r) = (path("node.yml", &node), path("role.yml", &role));
+    let o = path("options.yml", "default_lookup_options: deep\n");
+    let lookup = |extra: &[&str]| {
+        let mut args = vec![
+            "lookup",
+            "--output",
+            "json",
+            "--options",
+            &o,
+            "--layer",
+            &n,
+            &r,
+        ];
+        args.extend_from_slice(extra);
+        strata(&args).json()
+    };
+    let out = lookup(&[]);
+    let map = out.as_object().expect("a mapping");
+    let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+    assert_eq!(keys.len(), 60, "{keys:?}");
+    assert_eq!(keys.first(), Some(&"Key0"));
+    assert_eq!(keys.get(59), Some(&"Key59"));
+    for i in 0..60 {
+        assert_eq!(
+            out[format!("Key{i}")],
+            serde_json::json!({"Node": i, "role": i})
+        );
+    }
+    assert_eq!(lookup(&["--", "extra"]), 1);
+    let one = lookup(&["--", "KEY17"]);
+    assert_eq!(one, serde_json::json!({"Node": 17, "role": 17}));
+}

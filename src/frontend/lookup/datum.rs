@@ -7,7 +7,7 @@
 //! layer has nothing. Files are read through the CLI's callback, once each.
 
 use super::layers::{load_input, rules_from_doc, OptionsForm};
-use super::resolve::{walk, LayerSource};
+use super::resolve::{walk, FoldCache, LayerSource};
 use super::rules::{get_ci, Fallback};
 use super::ReadFile;
 use crate::error::{Error, ErrorKind, Result, Warning};
@@ -29,6 +29,8 @@ pub struct Tree<'a, 'r> {
     stores: Option<Vec<(String, PathBuf)>>,
     prefixes: Vec<Vec<String>>,
     cache: HashMap<PathBuf, Option<Rc<Node>>>,
+    /// Folded-key indexes of the cached files' large maps (the files stay cached to the end).
+    folds: FoldCache,
     psd1_warned: bool,
     pub warnings: Vec<Warning>,
 }
@@ -56,7 +58,7 @@ impl LayerSource for Tree<'_, '_> {
         for (k, seg) in rest.iter().enumerate() {
             if let Some(doc) = self.file(&dir, seg)? {
                 let inner = rest.get(k + 1..).unwrap_or_default();
-                return Ok(walk(&doc, inner, fold).cloned());
+                return Ok(walk(&doc, inner, fold, &mut self.folds).cloned());
             }
             dir = dir.join(seg);
         }
@@ -188,6 +190,7 @@ pub fn prepare<'a, 'r>(
         stores,
         prefixes,
         cache: HashMap::new(),
+        folds: FoldCache::default(),
         psd1_warned: false,
         warnings: Vec::new(),
     };

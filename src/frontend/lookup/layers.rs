@@ -94,5 +94,5 @@ pub fn prepare(
             n.span,
         ));
     }
-    Ok((DocLayers(docs), rules, node))
+    Ok((DocLayers::new(docs), rules, node))
 }

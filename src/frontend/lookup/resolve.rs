@@ -6,11 +6,14 @@
 //! configuration it lists. Trace steps and warnings are re-rooted under the key they belong to.
 
 use crate::error::{Result, Warning};
-use crate::merge::datum::{find_key, is_bare_marker, strip_markers, DatumCtx};
+use crate::merge::datum::{
+    find_key, fold_index, fold_text, is_bare_marker, key_str, strip_markers, DatumCtx,
+};
 use crate::merge::{key_text, Engine, Outcome, RuleRef, Step, Trace};
 use crate::strategy::selector::DatumRules;
 use crate::strategy::{Merger, MergerSpec, RuleSet, Stack};
 use crate::value::{Key, Kind, Map, Node, Path, Seg, Span};
+use rustc_hash::FxHashMap;
 
 /// What a lookup found.
 pub enum Found {
@@ -41,29 +44,71 @@ pub trait LayerSource {
     }
 }
 
+/// Folded-key indexes of the large maps a source walks through, built on first use, so that a
+/// lookup of every key (an RSOP) stays linear when keys compare case-insensitively.
+/// Maps are told apart by address: the documents behind a source are neither changed nor
+/// dropped while it is in use.
+#[derive(Default)]
+pub struct FoldCache(FxHashMap<usize, FxHashMap<String, usize>>);
+
+/// Maps with at most this many keys are scanned instead of indexed.
+const SCAN_UP_TO: usize = 16;
+
+impl FoldCache {
+    fn find(&mut self, map: &Map, seg: &str) -> Option<usize> {
+        if map.len() <= SCAN_UP_TO {
+            return find_key(map, &Key::str(seg), true);
+        }
+        let id = std::ptr::from_ref(map) as usize;
+        let index = self.0.entry(id).or_insert_with(|| fold_index(map));
+        index.get(&fold_text(seg)).copied()
+    }
+}
+
 /// Walks a key path inside a value (case-insensitively when folding).
-pub fn walk<'a>(mut cur: &'a Node, path: &[String], fold: bool) -> Option<&'a Node> {
+pub fn walk<'a>(
+    mut cur: &'a Node,
+    path: &[String],
+    fold: bool,
+    cache: &mut FoldCache,
+) -> Option<&'a Node> {
     for seg in path {
         let map = cur.as_map()?;
-        let i = find_key(map, &Key::str(seg), fold)?;
+        let i = if fold {
+            cache.find(map, seg)?
+        } else {
+            map.get_index_of(&Key::str(seg))?
+        };
         cur = map.get_index(i)?.1;
     }
     Some(cur)
 }
 
-/// Layers already loaded (`--layer`, `strata merge --rules`); `None` = an empty document.
-pub struct DocLayers(pub Vec<Option<Node>>);
+/// Layers already loaded (`--layer`); `None` = an empty document.
+pub struct DocLayers {
+    docs: Vec<Option<Node>>,
+    cache: FoldCache,
+}
+
+impl DocLayers {
+    pub fn new(docs: Vec<Option<Node>>) -> DocLayers {
+        DocLayers {
+            docs,
+            cache: FoldCache::default(),
+        }
+    }
+}
 
 impl LayerSource for DocLayers {
     fn count(&self) -> usize {
-        self.0.len()
+        self.docs.len()
     }
     fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>> {
         Ok(self
-            .0
+            .docs
             .get(i)
             .and_then(Option::as_ref)
-            .and_then(|d| walk(d, path, fold))
+            .and_then(|d| walk(d, path, fold, &mut self.cache))
             .cloned())
     }
 }
@@ -185,23 +230,32 @@ impl Run<'_> {
             .iter()
             .filter_map(|n| n.as_str().map(|s| (s.to_string(), n.span)))
             .collect();
-        set(&mut out, Key::str("Configurations"), list, fold);
+        let mut index = fold.then(|| fold_index(&out));
+        set(&mut out, &mut index, Key::str("Configurations"), list);
         for (name, span) in names {
             let value = self
                 .lookup_key(src, &name)?
                 .value()
                 .unwrap_or_else(|| Node::empty_map(Span::NONE));
-            set(&mut out, Key(Node::str(name, span)), value, fold);
+            set(&mut out, &mut index, Key(Node::str(name, span)), value);
         }
         Ok(Node::map(out, Span::NONE))
     }
 }
 
-/// Sets a key, keeping the spelling and position of an existing (case-insensitively equal) key.
-fn set(out: &mut Map, key: Key, value: Node, fold: bool) {
-    match find_key(out, &key, fold).and_then(|i| out.get_index_mut(i)) {
+/// Sets a key, keeping the spelling and position of an existing equal key (case-insensitively
+/// equal when `index`, the folded-key index of `out`, is given).
+fn set(out: &mut Map, index: &mut Option<FxHashMap<String, usize>>, key: Key, value: Node) {
+    let found = match index.as_ref() {
+        Some(ix) => ix.get(&fold_text(&key_str(&key))).copied(),
+        None => out.get_index_of(&key),
+    };
+    match found.and_then(|i| out.get_index_mut(i)) {
         Some((_, slot)) => *slot = value,
         None => {
+            if let Some(ix) = index.as_mut() {
+                ix.insert(fold_text(&key_str(&key)), out.len());
+            }
             out.insert(key, value);
         }
     }
@@ -210,10 +264,16 @@ fn set(out: &mut Map, key: Key, value: Node, fold: bool) {
 /// The top-level keys of every layer, most specific layer first, each once.
 pub fn all_keys(layers: &[Option<Node>], fold: bool) -> Vec<Key> {
     let mut seen = Map::default();
+    let mut folded = rustc_hash::FxHashSet::default();
     for doc in layers.iter().flatten() {
         if let Kind::Map(m) = &doc.kind {
             for k in m.keys() {
-                if find_key(&seen, k, fold).is_none() {
+                let new = if fold {
+                    folded.insert(fold_text(&key_str(k)))
+                } else {
+                    !seen.contains_key(k)
+                };
+                if new {
                     seen.insert(k.clone(), Node::null(Span::NONE));
                 }
             }

@@ -1,7 +1,7 @@
 //! JSON explanation: `{"result", "explain": [one entry per leaf], "removed", "history"}`.
 
 use super::yaml::{reason, removed};
-use super::{affecting, Entry};
+use super::{Entry, Warnings};
 use crate::error::Result;
 use crate::frontend::Rendered;
 use crate::merge::{Outcome, Prior, Step};
@@ -18,6 +18,7 @@ pub(super) fn explain(
     sources: &SourceMap,
 ) -> Result<String> {
     let mut items = Vec::new();
+    let index = Warnings::new(rendered);
     for e in entries.iter().filter(|e| e.leaf) {
         let mut entry = serde_json::Map::new();
         entry.insert("path".into(), e.path.to_string().into());
@@ -39,7 +40,8 @@ pub(super) fn explain(
                 entry.insert("overrode".into(), serde_json::Value::Array(Vec::new()));
             }
         }
-        let warnings: Vec<serde_json::Value> = affecting(rendered, e, sources)
+        let warnings: Vec<serde_json::Value> = index
+            .about(Some(&e.path), e.node.span, e.key, sources)
             .into_iter()
             .map(|w| w.render(sources).into())
             .collect();

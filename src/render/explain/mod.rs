@@ -7,10 +7,12 @@ mod yaml;
 
 use super::Format;
 use crate::error::Result;
+use crate::error::Warning;
 use crate::frontend::Rendered;
 use crate::merge::{key_text, Outcome, Prior, Step, Trace};
 use crate::strategy::Origin;
-use crate::value::{Kind, Node, Path, Seg, SourceMap, Span};
+use crate::value::{Kind, Node, Path, Seg, SourceId, SourceMap, Span};
+use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 
 /// What the explanation says about one value.
@@ -19,68 +21,151 @@ struct Entry<'t> {
     node: &'t Node,
     step: Option<&'t Step>,
     leaf: bool,
-    /// The alias (`*name`) whose copy this value is part of, if any.
-    via: Option<Span>,
     /// Where the value's key was written, for warnings about the key (duplicates).
     key: Option<Span>,
 }
 
-/// Warnings about a value: attached to its path (or a parent's), its key, its own text, or
-/// to the key written right before it (`key: value`, e.g. a duplicate key whose value won).
-fn affecting<'r>(
-    rendered: &'r Rendered,
-    e: &Entry<'_>,
-    sources: &SourceMap,
-) -> Vec<&'r crate::error::Warning> {
-    let value = e.node.span;
-    let keyed_here = |w: Span| {
-        w.source == value.source
-            && w.end <= value.start
-            && sources
-                .text(value.source)
-                .get(w.end as usize..value.start as usize)
-                .is_some_and(|between| between.trim() == ":")
-    };
-    rendered
-        .warnings
-        .iter()
-        .filter(|w| {
-            w.path.as_ref().is_some_and(|p| e.path.starts_with(p))
-                || w.span
-                    .is_some_and(|s| Some(s) == e.key || s == value || keyed_here(s))
-        })
-        .collect()
+/// The warnings of a render, indexed so that finding those about a value costs a few hash
+/// lookups, not a pass over every warning.
+pub(super) struct Warnings<'r> {
+    all: &'r [Warning],
+    by_span: FxHashMap<Span, Vec<usize>>,
+    /// By (source, end offset), for warnings about the key written right before a value.
+    by_end: FxHashMap<(SourceId, u32), Vec<usize>>,
+    /// Warnings attached to a path.
+    pathed: Vec<usize>,
 }
 
+impl<'r> Warnings<'r> {
+    pub(super) fn new(rendered: &'r Rendered) -> Warnings<'r> {
+        let mut index = Warnings {
+            all: &rendered.warnings,
+            by_span: FxHashMap::default(),
+            by_end: FxHashMap::default(),
+            pathed: Vec::new(),
+        };
+        for (i, w) in rendered.warnings.iter().enumerate() {
+            if w.path.is_some() {
+                index.pathed.push(i);
+            }
+            if let Some(s) = w.span {
+                index.by_span.entry(s).or_default().push(i);
+                index.by_end.entry((s.source, s.end)).or_default().push(i);
+            }
+        }
+        index
+    }
+
+    /// Whether any warning is attached to a path (then callers must say where values are).
+    pub(super) fn any_path(&self) -> bool {
+        !self.pathed.is_empty()
+    }
+
+    /// Warnings about a value, in the order they were given: attached to its path (or a
+    /// parent's), its key, its own text, or to the key written right before it (`key: value`,
+    /// e.g. a duplicate key whose value won).
+    pub(super) fn about(
+        &self,
+        path: Option<&Path>,
+        value: Span,
+        key: Option<Span>,
+        sources: &SourceMap,
+    ) -> Vec<&'r Warning> {
+        let mut hits: Vec<usize> = Vec::new();
+        if let Some(p) = path {
+            hits.extend(self.pathed.iter().copied().filter(|&i| {
+                self.all
+                    .get(i)
+                    .and_then(|w| w.path.as_ref())
+                    .is_some_and(|wp| p.starts_with(wp))
+            }));
+        }
+        for span in std::iter::once(value).chain(key) {
+            hits.extend(self.by_span.get(&span).into_iter().flatten());
+        }
+        // `key<ws>:<ws>value`: warnings whose span ends anywhere in the blanks before the colon.
+        if !value.is_none() {
+            let text = sources.text(value.source);
+            if let Some(before) = text.get(..value.start as usize) {
+                let trimmed = before.trim_end();
+                if let Some(colon) = trimmed.strip_suffix(':') {
+                    let from = colon.trim_end().len();
+                    for end in from..=colon.len() {
+                        let at = (value.source, u32::try_from(end).unwrap_or(u32::MAX));
+                        hits.extend(self.by_end.get(&at).into_iter().flatten());
+                    }
+                }
+            }
+        }
+        hits.sort_unstable();
+        hits.dedup();
+        hits.into_iter().filter_map(|i| self.all.get(i)).collect()
+    }
+}
+
+/// The explanation as one string (YAML or JSON).
 pub fn render(
     rendered: &Rendered,
     sources: &SourceMap,
     format: Format,
     focus: Option<&Path>,
 ) -> Result<String> {
-    let empty = Trace::default();
-    let trace = rendered.trace.as_ref().unwrap_or(&empty);
-    let (root, root_path) = match focus {
+    match format {
+        Format::Yaml => {
+            let mut bytes = Vec::new();
+            // Writing into memory does not fail.
+            let _ = write_yaml(rendered, sources, focus, &mut bytes);
+            Ok(String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+        }
+        Format::Json => {
+            let (root, root_path) = focused(rendered, focus);
+            let trace = trace_of(rendered);
+            let mut entries = Vec::new();
+            if let Some(root) = root {
+                let cx = Context::default();
+                collect(root, root_path, cx, trace, &mut entries);
+            }
+            let history: Vec<&Step> = focus.map(|p| history(trace, p)).unwrap_or_default();
+            json::explain(rendered, root, focus, &entries, &history, sources)
+        }
+    }
+}
+
+/// Writes the YAML explanation into `sink` as it is produced (the document is never held
+/// whole with its comments).
+pub fn write_yaml(
+    rendered: &Rendered,
+    sources: &SourceMap,
+    focus: Option<&Path>,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let (root, root_path) = focused(rendered, focus);
+    let history: Vec<&Step> = focus
+        .map(|p| history(trace_of(rendered), p))
+        .unwrap_or_default();
+    yaml::explain(
+        rendered,
+        root,
+        &root_path,
+        focus.is_some(),
+        &history,
+        sources,
+        sink,
+    )
+}
+
+static NO_TRACE: std::sync::LazyLock<Trace> = std::sync::LazyLock::new(Trace::default);
+
+fn trace_of(rendered: &Rendered) -> &Trace {
+    rendered.trace.as_ref().unwrap_or(&NO_TRACE)
+}
+
+/// The value explained (the document, or the one at `focus`) and its path.
+fn focused<'r>(rendered: &'r Rendered, focus: Option<&Path>) -> (Option<&'r Node>, Path) {
+    match focus {
         Some(p) => (find(&rendered.doc, p), p.clone()),
         None => (Some(&rendered.doc), Path::root()),
-    };
-    let mut entries = Vec::new();
-    if let Some(root) = root {
-        let cx = Context::default();
-        collect(root, root_path.clone(), cx, trace, sources, &mut entries);
-    }
-    let history: Vec<&Step> = focus.map(|p| history(trace, p)).unwrap_or_default();
-    match format {
-        Format::Yaml => Ok(yaml::explain(
-            rendered,
-            root,
-            &root_path,
-            focus.is_some(),
-            &entries,
-            &history,
-            sources,
-        )),
-        Format::Json => json::explain(rendered, root, focus, &entries, &history, sources),
     }
 }
 
@@ -104,12 +189,10 @@ fn find<'a>(doc: &'a Node, path: &Path) -> Option<&'a Node> {
     Some(cur)
 }
 
-/// What a node inherits from where it sits: its ancestors' step, the alias it was copied
-/// through, and where its key was written.
+/// What a node inherits from where it sits: its ancestors' step and where its key was written.
 #[derive(Clone, Copy, Default)]
 struct Context<'t> {
     step: Option<&'t Step>,
-    via: Option<Span>,
     key: Option<Span>,
 }
 
@@ -119,19 +202,12 @@ fn collect<'t>(
     path: Path,
     cx: Context<'t>,
     trace: &'t Trace,
-    sources: &SourceMap,
     out: &mut Vec<Entry<'t>>,
 ) {
     let Context {
         step: inherited,
-        via,
         key,
     } = cx;
-    let via = if sources.slice(node.span).is_some_and(|t| t.starts_with('*')) {
-        Some(node.span)
-    } else {
-        via
-    };
     let own = if node.span.is_none() {
         None
     } else {
@@ -149,7 +225,6 @@ fn collect<'t>(
         node,
         step: if container { own } else { step },
         leaf: !container,
-        via,
         key,
     });
     match &node.kind {
@@ -162,11 +237,9 @@ fn collect<'t>(
                     p,
                     Context {
                         step,
-                        via,
                         key: Some(k.0.span),
                     },
                     trace,
-                    sources,
                     out,
                 );
             }
@@ -175,18 +248,7 @@ fn collect<'t>(
             for (i, v) in l.iter().enumerate() {
                 let mut p = path.clone();
                 p.push_index(i);
-                collect(
-                    v,
-                    p,
-                    Context {
-                        step,
-                        via,
-                        key: None,
-                    },
-                    trace,
-                    sources,
-                    out,
-                );
+                collect(v, p, Context { step, key: None }, trace, out);
             }
         }
         _ => {}
@@ -212,61 +274,80 @@ fn history<'t>(trace: &'t Trace, p: &Path) -> Vec<&'t Step> {
 }
 
 fn located(sources: &SourceMap, span: crate::value::Span) -> String {
-    sources
-        .locate(span)
-        .map(|l| l.to_string())
-        .unwrap_or_else(|| "(built in)".into())
+    let mut out = String::new();
+    located_into(&mut out, sources, span);
+    out
 }
 
-fn rule_text(step: &Step, sources: &SourceMap) -> String {
-    match &step.rule {
-        None => String::new(),
-        Some(r) => {
-            let at = match &r.origin {
-                Origin::At(span) => sources
-                    .locate(*span)
-                    .map(|l| l.to_string())
-                    .unwrap_or_default(),
-                Origin::Default(text) => text.clone(),
-            };
-            format!(" by {} ({at})", r.text)
+fn located_into(out: &mut String, sources: &SourceMap, span: crate::value::Span) {
+    match sources.locate(span) {
+        Some(l) => {
+            let _ = write!(out, "{l}");
         }
+        None => out.push_str("(built in)"),
     }
 }
 
-fn short_value(n: &Node) -> String {
-    match &n.kind {
-        Kind::Str(s) => {
-            let one: String = s.chars().take(40).collect();
-            let one = one.replace('\n', "\\n");
-            if s.chars().count() > 40 {
-                format!("'{one}…'")
-            } else {
-                format!("'{one}'")
+fn rule_text(step: &Step, sources: &SourceMap) -> String {
+    let mut out = String::new();
+    rule_text_into(&mut out, step, sources);
+    out
+}
+
+/// ` by <rule> (<where the rule was written>)`, or nothing.
+fn rule_text_into(out: &mut String, step: &Step, sources: &SourceMap) {
+    let Some(r) = &step.rule else { return };
+    let _ = write!(out, " by {} (", r.text);
+    match &r.origin {
+        Origin::At(span) => {
+            if let Some(l) = sources.locate(*span) {
+                let _ = write!(out, "{l}");
             }
         }
-        Kind::List(_) => "a list".into(),
-        Kind::Map(_) => "a mapping".into(),
-        _ => crate::render::yaml::to_string(n, None)
-            .trim_end()
-            .to_string(),
+        Origin::Default(text) => out.push_str(text),
+    }
+    out.push(')');
+}
+
+fn short_value_into(out: &mut String, n: &Node) {
+    match &n.kind {
+        Kind::Str(s) => {
+            out.push('\'');
+            for c in s.chars().take(40) {
+                match c {
+                    '\n' => out.push_str("\\n"),
+                    c => out.push(c),
+                }
+            }
+            if s.chars().nth(40).is_some() {
+                out.push('…');
+            }
+            out.push('\'');
+        }
+        Kind::List(_) => out.push_str("a list"),
+        Kind::Map(_) => out.push_str("a mapping"),
+        Kind::Null => out.push_str("null"),
+        Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Kind::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        _ => out.push_str(crate::render::yaml::to_string(n, None).trim_end()),
     }
 }
 
 fn priors(label: &str, list: &[Prior], sources: &SourceMap, out: &mut String) {
     for p in list {
-        let at = sources
-            .locate(p.span)
-            .map(|l| format!(" at {l}"))
-            .unwrap_or_default();
-        let _ = write!(out, "; {label} {}{at}", short_value(&p.value));
+        let _ = write!(out, "; {label} ");
+        short_value_into(out, &p.value);
+        if let Some(l) = sources.locate(p.span) {
+            let _ = write!(out, " at {l}");
+        }
     }
 }
 
 /// Where an anchored or aliased value was written: `(anchor &name)` when the value's text
 /// carries an anchor, `(via *name at file:line:col)` inside a copy made by an alias.
-fn alias_note(node: &Node, via: Option<Span>, sources: &SourceMap) -> String {
-    let mut note = String::new();
+fn alias_note_into(out: &mut String, node: &Node, via: Option<Span>, sources: &SourceMap) {
     if let Some(src) = sources.get(node.span.source) {
         let before = src.text.get(..node.span.start as usize).unwrap_or("");
         let token = before
@@ -275,36 +356,44 @@ fn alias_note(node: &Node, via: Option<Span>, sources: &SourceMap) -> String {
             .next()
             .unwrap_or("");
         if let Some(name) = token.strip_prefix('&') {
-            let _ = write!(note, " (anchor &{name})");
+            let _ = write!(out, " (anchor &{name})");
         }
     }
     if let Some(alias) = via.filter(|a| *a != node.span) {
         let name = sources.slice(alias).unwrap_or("*");
-        let at = match sources.locate(alias) {
-            Some(l) if alias.source == node.span.source => format!("{}:{}", l.line, l.column),
-            _ => located(sources, alias),
-        };
-        let _ = write!(note, " (via {name} at {at})");
+        let _ = write!(out, " (via {name} at ");
+        match sources.locate(alias) {
+            Some(l) if alias.source == node.span.source => {
+                let _ = write!(out, "{}:{}", l.line, l.column);
+            }
+            _ => located_into(out, sources, alias),
+        }
+        out.push(')');
     }
-    note
 }
 
 /// `file:line:col outcome by rule (rule's file:line); was ... at file:line`
-fn comment(node: &Node, step: Option<&Step>, via: Option<Span>, sources: &SourceMap) -> String {
-    let mut out = located(sources, node.span);
-    out.push_str(&alias_note(node, via, sources));
+fn comment_into(
+    out: &mut String,
+    node: &Node,
+    step: Option<&Step>,
+    via: Option<Span>,
+    sources: &SourceMap,
+) {
+    located_into(out, sources, node.span);
+    alias_note_into(out, node, via, sources);
     let Some(step) = step else {
-        return out;
+        return;
     };
-    let _ = write!(out, " {}{}", step.outcome, rule_text(step, sources));
+    let _ = write!(out, " {}", step.outcome);
+    rule_text_into(out, step, sources);
     // Details of a step only belong to the value it decided about.
     if step.value == node.span {
-        priors("was", &step.overrode, sources, &mut out);
+        priors("was", &step.overrode, sources, out);
         let label = match step.outcome {
             Outcome::Concatenated => "from",
             _ => "ignored",
         };
-        priors(label, &step.others, sources, &mut out);
+        priors(label, &step.others, sources, out);
     }
-    out
 }

@@ -1,11 +1,11 @@
 //! YAML explanation: the rendered document with aligned provenance comments, the history
 //! header of `--explain=POINTER`, and the list of values that are not in the result.
 
-use super::{affecting, comment, located, priors, rule_text, Entry};
+use super::{comment_into, located, priors, rule_text, Warnings};
 use crate::frontend::Rendered;
-use crate::merge::{Outcome, Step};
-use crate::render::yaml;
-use crate::value::{Node, Path, SourceMap};
+use crate::merge::{key_text, Outcome, Step, Trace};
+use crate::render::yaml::{self, Annotator, Place};
+use crate::value::{Kind, Node, Path, SourceMap, Span};
 use std::fmt::Write as _;
 
 /// Comments are aligned into one column that starts at most this far in.
@@ -16,26 +16,10 @@ pub(super) fn explain(
     root: Option<&Node>,
     root_path: &Path,
     focused: bool,
-    entries: &[Entry<'_>],
     history: &[&Step],
     sources: &SourceMap,
-) -> String {
-    // The comment of an entry, or None when the entry gets none.
-    let text_for = |e: &Entry<'_>| -> Option<String> {
-        let wanted = e.leaf
-            || e.step.is_some_and(|s| {
-                matches!(s.outcome, Outcome::Replaced | Outcome::Kept) && s.value == e.node.span
-            });
-        if !wanted {
-            return None;
-        }
-        let mut text = comment(e.node, e.step, e.via, sources);
-        for w in affecting(rendered, e, sources) {
-            text.push_str("; warning: ");
-            text.push_str(&w.message);
-        }
-        Some(text)
-    };
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let mut head = String::new();
     if focused {
         let _ = writeln!(head, "# history of {root_path} (oldest first):");
@@ -62,26 +46,130 @@ pub(super) fn explain(
             let _ = writeln!(head, "# {root_path} is not in the result");
         }
     }
-    let Some(root) = root else { return head };
-    // The writer asks for nodes in document order, as the entries were collected: walk both
-    // together (nodes it never asks about, like list items that open a block, are skipped).
-    let mut cursor = 0usize;
-    let mut annotate = |node: &Node| -> Option<String> {
-        while let Some(e) = entries.get(cursor) {
-            cursor += 1;
-            if std::ptr::eq(e.node, node) {
-                return text_for(e);
-            }
-        }
-        None
+    sink.write_all(head.as_bytes())?;
+    let Some(root) = root else { return Ok(()) };
+    let warnings = Warnings::new(rendered);
+    let mut comments = Comments {
+        trace: super::trace_of(rendered),
+        sources,
+        path: warnings.any_path().then(|| root_path.clone()),
+        warnings: &warnings,
+        frames: Vec::new(),
     };
     let header = if focused { None } else { rendered.header };
-    let (text, marks) = yaml::to_string_annotated(root, header, &mut annotate);
-    head.push_str(&align(&text, &marks));
+    yaml::write_annotated(root, header, &mut comments, COLUMN_LIMIT, sink)?;
     if !focused {
-        removed_yaml(rendered, sources, &mut head);
+        let mut tail = String::new();
+        removed_yaml(rendered, sources, &mut tail);
+        sink.write_all(tail.as_bytes())?;
     }
-    head
+    Ok(())
+}
+
+/// What a node inherits from where it sits, and its own step.
+struct Frame<'t> {
+    /// The node's own last step, else its nearest ancestor's.
+    step: Option<&'t Step>,
+    own: Option<&'t Step>,
+    /// The alias (`*name`) whose copy this value is part of, if any.
+    via: Option<Span>,
+    /// Where the value's key was written.
+    key: Option<Span>,
+    leaf: bool,
+    /// Whether entering pushed a segment on `path`.
+    pushed: bool,
+}
+
+/// The annotator: follows the writer through the tree with a stack of frames and writes the
+/// comment of each leaf, and of each container replaced or kept whole.
+struct Comments<'t> {
+    trace: &'t Trace,
+    sources: &'t SourceMap,
+    warnings: &'t Warnings<'t>,
+    /// The current path, tracked only when some warning is attached to a path.
+    path: Option<Path>,
+    frames: Vec<Frame<'t>>,
+}
+
+impl Annotator for Comments<'_> {
+    fn enter(&mut self, node: &Node, at: Place<'_>) {
+        let (inherited, via) = self.frames.last().map_or((None, None), |f| (f.step, f.via));
+        let via = if self
+            .sources
+            .slice(node.span)
+            .is_some_and(|t| t.starts_with('*'))
+        {
+            Some(node.span)
+        } else {
+            via
+        };
+        let own = if node.span.is_none() {
+            None
+        } else {
+            self.trace.last_for(node.span)
+        };
+        let leaf = match &node.kind {
+            Kind::Map(m) => m.is_empty(),
+            Kind::List(l) => l.is_empty(),
+            _ => true,
+        };
+        let mut pushed = false;
+        if let Some(p) = self.path.as_mut() {
+            match at {
+                Place::Key(k) => p.push_key(&key_text(k)),
+                Place::Index(i) => p.push_index(i),
+                Place::Root => {}
+            }
+            pushed = !matches!(at, Place::Root);
+        }
+        self.frames.push(Frame {
+            step: own.or(inherited),
+            own,
+            via,
+            key: match at {
+                Place::Key(k) => Some(k.span),
+                _ => None,
+            },
+            leaf,
+            pushed,
+        });
+    }
+
+    fn leave(&mut self) {
+        if let Some(f) = self.frames.pop() {
+            if f.pushed {
+                if let Some(p) = self.path.as_mut() {
+                    p.pop();
+                }
+            }
+        }
+    }
+
+    fn comment(&mut self, node: &Node, text: Option<&mut String>) -> bool {
+        let Some(f) = self.frames.last() else {
+            return false;
+        };
+        // A container's comment carries only its own step; a leaf inherits its ancestors'.
+        let step = if f.leaf { f.step } else { f.own };
+        let wanted = f.leaf
+            || step.is_some_and(|s| {
+                matches!(s.outcome, Outcome::Replaced | Outcome::Kept) && s.value == node.span
+            });
+        if !wanted {
+            return false;
+        }
+        if let Some(out) = text {
+            comment_into(out, node, step, f.via, self.sources);
+            let about = self
+                .warnings
+                .about(self.path.as_ref(), node.span, f.key, self.sources);
+            for w in about {
+                out.push_str("; warning: ");
+                out.push_str(&w.message);
+            }
+        }
+        true
+    }
 }
 
 /// Steps whose value is not in the result: deletions and dropped layers.
@@ -130,34 +218,4 @@ fn removed_yaml(rendered: &Rendered, sources: &SourceMap, out: &mut String) {
         }
         let _ = writeln!(out, "{line}");
     }
-}
-
-/// Inserts `  # comment` at each marked line end, aligned into a column where it fits.
-fn align(text: &str, marks: &[(usize, String)]) -> String {
-    let line_len = |end: usize| {
-        let start = text[..end].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        text[start..end].chars().count()
-    };
-    // One column for every comment, placed after the longest line that leaves the comment
-    // room to start within the width; longer lines get their comment two spaces after them.
-    let column = marks
-        .iter()
-        .map(|(end, _)| line_len(*end))
-        .filter(|len| len + 2 <= COLUMN_LIMIT)
-        .max()
-        .unwrap_or(0)
-        + 2;
-    let mut out = String::with_capacity(text.len() + marks.len() * 60);
-    let mut last = 0;
-    for (end, c) in marks {
-        out.push_str(&text[last..*end]);
-        let len = line_len(*end);
-        let pad = if len + 2 <= column { column - len } else { 2 };
-        out.extend(std::iter::repeat_n(' ', pad));
-        out.push_str("# ");
-        out.push_str(c);
-        last = *end;
-    }
-    out.push_str(&text[last..]);
-    out
 }
