@@ -39,32 +39,49 @@ impl Default for LoadOptions {
 }
 
 /// Rejects characters YAML does not allow in a stream (PyYAML's reader check): control
-/// characters other than tab and line breaks, including NUL, and U+FFFE / U+FFFF.
+/// characters other than tab and line breaks, including NUL and DEL, C1 controls other than
+/// NEL, and U+FFFE / U+FFFF. Works on the UTF-8 bytes, sixteen plain ASCII bytes at a time:
+/// the only characters refused above ASCII are U+0080..U+009F (`C2 80`..`C2 9F`, but not NEL
+/// `C2 85`) and U+FFFE / U+FFFF (`EF BF BE`, `EF BF BF`).
 pub fn check_text(text: &str, source: SourceId) -> Result<()> {
-    let bad = text.char_indices().find(|&(i, c)| {
-        let cp = c as u32;
-        !(c == '\t'
-            || c == '\n'
-            || c == '\r'
-            || (0x20..=0x7e).contains(&cp)
-            || cp == 0x85
-            || (0xa0..=0xd7ff).contains(&cp)
-            || (0xe000..=0xfffd).contains(&cp)
-            || cp >= 0x10000)
-            && !(i == 0 && c == '\u{feff}')
-    });
-    match bad {
-        None => Ok(()),
-        Some((i, c)) => Err(Error::new(
-            ErrorKind::Parse,
-            format!(
-                "unacceptable character #x{:04x}: special characters are not allowed",
-                c as u32
-            ),
-        )
-        .at(Span::new(source, i, i + c.len_utf8()))
-        .hint("is this a binary file? YAML and JSON inputs must be text")),
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(chunk) = bytes.get(i..i + 16) {
+            if chunk
+                .iter()
+                .all(|&b| (0x20..0x7f).contains(&b) || b == b'\n')
+            {
+                i += 16;
+                continue;
+            }
+        }
+        let bad = match bytes[i] {
+            b'\t' | b'\n' | b'\r' | 0x20..=0x7e => false,
+            0xc2 => bytes
+                .get(i + 1)
+                .is_some_and(|&n| (0x80..=0x9f).contains(&n) && n != 0x85),
+            0xef => {
+                bytes.get(i + 1) == Some(&0xbf) && matches!(bytes.get(i + 2), Some(0xbe | 0xbf))
+            }
+            0x80..=0xff => false,
+            _ => true,
+        };
+        if bad {
+            let c = text.get(i..).and_then(|t| t.chars().next()).unwrap_or('\0');
+            return Err(Error::new(
+                ErrorKind::Parse,
+                format!(
+                    "unacceptable character #x{:04x}: special characters are not allowed",
+                    c as u32
+                ),
+            )
+            .at(Span::new(source, i, i + c.len_utf8()))
+            .hint("is this a binary file? YAML and JSON inputs must be text"));
+        }
+        i += 1;
     }
+    Ok(())
 }
 
 /// Rejects binary data (a NUL byte near the start) before any decoding, naming the file.
@@ -116,5 +133,70 @@ pub fn load_document(
         json::load(text, source, opts).map(Some)
     } else {
         yaml::load_single(text, source, opts, warnings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_text;
+
+    /// PyYAML's rule, one character at a time.
+    fn refused(c: char) -> bool {
+        let cp = c as u32;
+        !(c == '\t'
+            || c == '\n'
+            || c == '\r'
+            || (0x20..=0x7e).contains(&cp)
+            || cp == 0x85
+            || (0xa0..=0xd7ff).contains(&cp)
+            || (0xe000..=0xfffd).contains(&cp)
+            || cp >= 0x10000)
+    }
+
+    #[test]
+    fn byte_scan_refuses_exactly_what_the_character_rule_refuses() {
+        let probes = [
+            '\0',
+            '\u{1}',
+            '\t',
+            '\n',
+            '\r',
+            '\u{1f}',
+            ' ',
+            '~',
+            '\u{7f}',
+            '\u{80}',
+            '\u{84}',
+            '\u{85}',
+            '\u{86}',
+            '\u{9f}',
+            '\u{a0}',
+            'é',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{d7ff}',
+            '\u{e000}',
+            '\u{feff}',
+            '\u{fffd}',
+            '\u{fffe}',
+            '\u{ffff}',
+            '\u{10000}',
+            '😀',
+        ];
+        for c in probes {
+            // Alone, after a long plain run (the 16-byte path), and inside other text.
+            for text in [
+                c.to_string(),
+                format!("{}{c}", "a".repeat(37)),
+                format!("key: 'é{c}ü'\n"),
+            ] {
+                let result = check_text(&text, 0);
+                assert_eq!(result.is_err(), refused(c), "{c:?} in {text:?}");
+                if let Err(e) = result {
+                    let at = e.span.map(|s| s.start as usize);
+                    assert_eq!(at, text.find(c), "{c:?} in {text:?}");
+                }
+            }
+        }
     }
 }
