@@ -383,6 +383,9 @@ fn is_marker_key(k: &Key, prefix: &str) -> bool {
 /// Removes knockout markers from a lookup's result, wherever the rule in force would have
 /// read them as markers (so they never reach the output, even from a single layer).
 pub fn strip_markers(ctx: &DatumCtx<'_>, s: &DatumStrategy, node: Node) -> Node {
+    if !ctx.rules.any_knockout() {
+        return node;
+    }
     let mut path = ctx.base.clone();
     strip(ctx, s, node, false, &mut path)
 }
@@ -413,7 +416,7 @@ fn strip(
                 if child == DType::Base || (child == DType::Hash && !deep_here) {
                     continue;
                 }
-                path.push(key_text(&k.0).into());
+                path.push(super::key_cow(&k.0).into());
                 let own = ctx.rules.explicit(path).map(|r| &r.strategy);
                 let taken = v.take();
                 *v = match (child, own) {

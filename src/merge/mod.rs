@@ -149,7 +149,7 @@ impl<'a> Engine<'a> {
 
     fn push_key(&mut self, key: &Key) {
         if self.track_path {
-            self.path.push_key(&key_text(&key.0));
+            self.path.push_key(&key_cow(&key.0));
         }
     }
 
@@ -198,6 +198,14 @@ impl<'a> Engine<'a> {
 /// is copied only when it doubles: appends stay linear overall.
 pub(crate) fn room(len: usize) -> usize {
     len.checked_next_power_of_two().unwrap_or(len)
+}
+
+/// `key_text` without a copy for string keys.
+pub fn key_cow(k: &Node) -> std::borrow::Cow<'_, str> {
+    match &k.kind {
+        Kind::Str(s) => std::borrow::Cow::Borrowed(s),
+        _ => std::borrow::Cow::Owned(key_text(k)),
+    }
 }
 
 /// A key as a path segment: strings as they are, other scalars as YAML would print them.

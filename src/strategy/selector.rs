@@ -53,16 +53,24 @@ pub struct DatumRules {
     /// Case-insensitive paths, keys and tuple values (Datum); `false` for plain merges.
     pub fold: bool,
     rules: Vec<DatumRule>,
+    /// Some rule names a knockout prefix.
+    knockout: bool,
     exact: FxHashMap<Vec<Box<str>>, usize>,
     regexes: Vec<usize>,
     memo: RefCell<FxHashMap<String, (usize, Selected)>>,
 }
 
 impl DatumRules {
+    /// Whether any rule names a knockout prefix (else no value can hold a marker to strip).
+    pub fn any_knockout(&self) -> bool {
+        self.knockout
+    }
+
     /// A table holding only its default rule (whose strategy id must be `RuleId(0)`).
     pub fn new(fold: bool, default: DatumRule) -> DatumRules {
         DatumRules {
             fold,
+            knockout: default.strategy.knockout_prefix.is_some(),
             rules: vec![default],
             exact: FxHashMap::default(),
             regexes: Vec::new(),
@@ -88,6 +96,7 @@ impl DatumRules {
             RuleKind::Regex(_) => self.regexes.push(index),
             RuleKind::Default => return false,
         }
+        self.knockout |= rule.strategy.knockout_prefix.is_some();
         self.rules.push(rule);
         true
     }

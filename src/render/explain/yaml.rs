@@ -3,7 +3,7 @@
 
 use super::{comment_into, located, priors, rule_text, Warnings};
 use crate::frontend::Rendered;
-use crate::merge::{key_text, Outcome, Step, Trace};
+use crate::merge::{key_cow, Outcome, Step, Trace};
 use crate::render::yaml::{self, Annotator, Place};
 use crate::value::{Kind, Node, Path, SourceMap, Span};
 use std::fmt::Write as _;
@@ -116,7 +116,7 @@ impl Annotator for Comments<'_> {
         let mut pushed = false;
         if let Some(p) = self.path.as_mut() {
             match at {
-                Place::Key(k) => p.push_key(&key_text(k)),
+                Place::Key(k) => p.push_key(&key_cow(k)),
                 Place::Index(i) => p.push_index(i),
                 Place::Root => {}
             }
