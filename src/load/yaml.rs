@@ -68,15 +68,23 @@ fn scan_error(e: &granit_parser::ScanError, source: SourceId, text: &str) -> Err
     let m = e.marker();
     let offset = m.byte_offset().unwrap_or(m.index()).min(text.len());
     let info = e.info();
-    let message = info.lines().next().unwrap_or("invalid YAML").to_string();
+    let mut message = info.lines().next().unwrap_or("invalid YAML").to_string();
     if message.contains("recursion limit") || message.contains("nesting limit") {
         return Error::new(ErrorKind::Limit, "nesting deeper than the limit (YAML)")
             .at(Span::new(source, offset, offset + 1))
             .hint("flatten the structure; no real configuration nests this deep");
     }
+    let mut offset = offset;
     let hint = if message.contains("unknown anchor") {
         "define the anchor (&name) before the alias (*name) in the same document"
     } else if message.contains("tab") {
+        if let Some(at) = tab_near(text, offset) {
+            if at != offset && message.contains("scanning a plain scalar") {
+                // The scalar before the tab is fine; the tab is the problem (PyYAML's words).
+                message = "found a tab character that cannot start any token".into();
+            }
+            offset = at;
+        }
         "YAML does not allow tabs for indentation: indent with spaces"
     } else if offset >= text.len() {
         "the document ends early: is the file truncated, or a quote or bracket left open?"
@@ -86,6 +94,19 @@ fn scan_error(e: &granit_parser::ScanError, source: SourceId, text: &str) -> Err
     Error::new(ErrorKind::Parse, format!("invalid YAML: {message}"))
         .at(Span::new(source, offset, offset + 1))
         .hint(hint)
+}
+
+/// The tab a tab error is about: one in the indentation of the line the parser stopped on,
+/// else the next one (the parser may stop at the scalar before a tab-indented line).
+fn tab_near(text: &str, offset: usize) -> Option<usize> {
+    let before = text.get(..offset)?;
+    let line = before.rfind('\n').map_or(0, |i| i + 1);
+    let rest = text.get(line..)?;
+    let indent = rest.find(|c| c != ' ' && c != '\t').unwrap_or(rest.len());
+    if let Some(i) = rest.get(..indent).and_then(|r| r.find('\t')) {
+        return Some(line + i);
+    }
+    text.get(offset..)?.find('\t').map(|i| offset + i)
 }
 
 enum Frame {

@@ -11,6 +11,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("truncated.yaml", &["merge", "@"]),
     ("truncated.yaml", &["lookup", "--layer", "@"]),
     ("tab-indent.yaml", &["merge", "@"]),
+    ("tab-after-scalar.yaml", &["merge", "@"]),
     ("billion-laughs.yaml", &["merge", "@"]),
     ("billion-laughs.yaml", &["cloud-init", "@"]),
     ("unclosed-quote.yaml", &["merge", "@"]),
