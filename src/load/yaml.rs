@@ -378,7 +378,7 @@ impl Builder<'_> {
         let mut map = if merges.is_empty() {
             Map::default()
         } else {
-            Map::with_capacity_and_hasher(pairs.len(), Default::default())
+            Map::with_capacity(pairs.len())
         };
         for merge in merges {
             let sources: Vec<Node> = match merge.kind {
@@ -401,7 +401,7 @@ impl Builder<'_> {
                 }
             }
         }
-        let mut own = Map::with_capacity_and_hasher(pairs.len(), Default::default());
+        let mut own = Map::with_capacity(pairs.len());
         for (k, v) in pairs {
             let key_span = k.span;
             if let Some(old) = own.get_mut(&KeyRef(&k)) {

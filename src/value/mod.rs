@@ -4,16 +4,15 @@
 //! first-inserted key object is kept), because every system strata imitates reads YAML into
 //! Python-like dictionaries. `PartialEq` on `Node` is structural, typed and span-blind.
 
+mod map;
 mod path;
 mod span;
 
+pub use map::{Lookup, Map};
 pub use path::{Path, Seg};
 pub use span::{Location, Source, SourceId, SourceMap, Span};
 
 use std::hash::{Hash, Hasher};
-
-/// Order-keeping map from keys to values.
-pub type Map = indexmap::IndexMap<Key, Node, rustc_hash::FxBuildHasher>;
 
 /// One value and where it was written.
 #[derive(Clone, Debug)]
@@ -240,12 +239,6 @@ pub struct KeyRef<'a>(pub &'a Node);
 impl Hash for KeyRef<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
         hash_key(self.0, h);
-    }
-}
-
-impl indexmap::Equivalent<Key> for KeyRef<'_> {
-    fn equivalent(&self, key: &Key) -> bool {
-        self.0.py_eq(&key.0)
     }
 }
 

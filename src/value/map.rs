@@ -1,0 +1,307 @@
+//! `Map`, the value tree's order-keeping map. Most maps in configuration files are small, so a
+//! map is a vector of entries searched in order; from `INDEX_FROM` entries on it also keeps a
+//! hash index of positions (hashbrown's `HashTable`, Fx hashing). Keys compare and hash with
+//! Python's dict equality (`Key`): inserting an existing key replaces the value and keeps the
+//! first key object and its position, as Python does.
+
+use super::{hash_key, Key, KeyRef, Node};
+use hashbrown::HashTable;
+use std::hash::Hasher;
+
+/// Maps with this many entries or more keep a hash index.
+const INDEX_FROM: usize = 9;
+
+/// Order-keeping map from keys to values.
+#[derive(Clone, Default)]
+pub struct Map {
+    entries: Vec<(Key, Node)>,
+    index: Option<Box<HashTable<u32>>>,
+}
+
+/// Something a map can be searched with: a `Key` or a borrowed `KeyRef`.
+pub trait Lookup {
+    fn node(&self) -> &Node;
+}
+
+impl Lookup for Key {
+    fn node(&self) -> &Node {
+        &self.0
+    }
+}
+
+impl Lookup for KeyRef<'_> {
+    fn node(&self) -> &Node {
+        self.0
+    }
+}
+
+fn hash_of(node: &Node) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    hash_key(node, &mut h);
+    h.finish()
+}
+
+fn slot(i: usize) -> u32 {
+    u32::try_from(i).expect("a map holds fewer than 2^32 entries")
+}
+
+/// Iterator over `(&key, &value)` in order.
+pub type Iter<'a> =
+    std::iter::Map<std::slice::Iter<'a, (Key, Node)>, fn(&(Key, Node)) -> (&Key, &Node)>;
+
+impl Map {
+    pub fn new() -> Map {
+        Map::default()
+    }
+
+    pub fn with_capacity(n: usize) -> Map {
+        Map {
+            entries: Vec::with_capacity(n),
+            index: None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn reserve(&mut self, n: usize) {
+        self.entries.reserve(n);
+    }
+
+    /// The position of a key.
+    pub fn get_index_of<Q: Lookup + ?Sized>(&self, key: &Q) -> Option<usize> {
+        let key = key.node();
+        match &self.index {
+            None => self.entries.iter().position(|(k, _)| k.0.py_eq(key)),
+            Some(index) => index
+                .find(hash_of(key), |&i| {
+                    self.entries
+                        .get(i as usize)
+                        .is_some_and(|(k, _)| k.0.py_eq(key))
+                })
+                .map(|&i| i as usize),
+        }
+    }
+
+    pub fn contains_key<Q: Lookup + ?Sized>(&self, key: &Q) -> bool {
+        self.get_index_of(key).is_some()
+    }
+
+    pub fn get<Q: Lookup + ?Sized>(&self, key: &Q) -> Option<&Node> {
+        let i = self.get_index_of(key)?;
+        self.entries.get(i).map(|(_, v)| v)
+    }
+
+    pub fn get_mut<Q: Lookup + ?Sized>(&mut self, key: &Q) -> Option<&mut Node> {
+        let i = self.get_index_of(key)?;
+        self.entries.get_mut(i).map(|(_, v)| v)
+    }
+
+    pub fn get_index(&self, i: usize) -> Option<(&Key, &Node)> {
+        self.entries.get(i).map(|(k, v)| (k, v))
+    }
+
+    pub fn get_index_mut(&mut self, i: usize) -> Option<(&Key, &mut Node)> {
+        self.entries.get_mut(i).map(|(k, v)| (&*k, v))
+    }
+
+    /// Sets a key's value. An existing equal key keeps its object and position and the old
+    /// value is returned; a new key goes last.
+    pub fn insert(&mut self, key: Key, value: Node) -> Option<Node> {
+        if let Some(i) = self.get_index_of(&key) {
+            return self
+                .entries
+                .get_mut(i)
+                .map(|(_, v)| std::mem::replace(v, value));
+        }
+        let at = self.entries.len();
+        let hash = self.index.is_some().then(|| hash_of(&key.0));
+        self.entries.push((key, value));
+        match (self.index.as_mut(), hash) {
+            (Some(index), Some(hash)) => {
+                let entries = &self.entries;
+                index.insert_unique(hash, slot(at), |&i| {
+                    entries.get(i as usize).map_or(0, |(k, _)| hash_of(&k.0))
+                });
+            }
+            _ if self.entries.len() >= INDEX_FROM => self.reindex(),
+            _ => {}
+        }
+        None
+    }
+
+    /// Removes a key, shifting the later entries down (order kept).
+    pub fn shift_remove<Q: Lookup + ?Sized>(&mut self, key: &Q) -> Option<Node> {
+        let i = self.get_index_of(key)?;
+        self.shift_remove_index(i).map(|(_, v)| v)
+    }
+
+    pub fn shift_remove_index(&mut self, i: usize) -> Option<(Key, Node)> {
+        if i >= self.entries.len() {
+            return None;
+        }
+        let removed = self.entries.remove(i);
+        self.reindex();
+        Some(removed)
+    }
+
+    /// Keeps the entries `keep` says yes to, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Key, &mut Node) -> bool) {
+        let before = self.entries.len();
+        self.entries.retain_mut(|(k, v)| keep(k, v));
+        if self.entries.len() != before {
+            self.reindex();
+        }
+    }
+
+    /// Sorts the entries (stably) by a key computed once per entry.
+    pub fn sort_by_cached_key<K: Ord>(&mut self, mut f: impl FnMut(&Key, &Node) -> K) {
+        self.entries.sort_by_cached_key(|(k, v)| f(k, v));
+        self.reindex();
+    }
+
+    /// Rebuilds the index after entries moved (or drops it for a small map).
+    fn reindex(&mut self) {
+        if self.entries.len() < INDEX_FROM {
+            self.index = None;
+            return;
+        }
+        let mut index = HashTable::with_capacity(self.entries.len());
+        for (i, (k, _)) in self.entries.iter().enumerate() {
+            let entries = &self.entries;
+            index.insert_unique(hash_of(&k.0), slot(i), |&j| {
+                entries.get(j as usize).map_or(0, |(k, _)| hash_of(&k.0))
+            });
+        }
+        self.index = Some(Box::new(index));
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&Key, &mut Node)> + '_ {
+        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Key> + ExactSizeIterator + '_ {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Node> + ExactSizeIterator + '_ {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Node> + '_ {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
+    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = Key> {
+        self.entries.into_iter().map(|(k, _)| k)
+    }
+
+    pub fn into_values(self) -> impl DoubleEndedIterator<Item = Node> {
+        self.entries.into_iter().map(|(_, v)| v)
+    }
+}
+
+impl std::fmt::Debug for Map {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl IntoIterator for Map {
+    type Item = (Key, Node);
+    type IntoIter = std::vec::IntoIter<(Key, Node)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = (&'a Key, &'a Node);
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl Extend<(Key, Node)> for Map {
+    fn extend<I: IntoIterator<Item = (Key, Node)>>(&mut self, items: I) {
+        for (k, v) in items {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl FromIterator<(Key, Node)> for Map {
+    fn from_iter<I: IntoIterator<Item = (Key, Node)>>(items: I) -> Map {
+        let mut map = Map::new();
+        map.extend(items);
+        map
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Map, INDEX_FROM};
+    use crate::value::{Key, Kind, Node, Span};
+
+    fn int(i: i64) -> Node {
+        Node::new(Kind::Int(i), Span::NONE)
+    }
+
+    /// Small and indexed maps behave alike: Python equality (1 == 1.0 == True), first key
+    /// object kept on re-insert, order kept through removal, retain and sort.
+    #[test]
+    fn small_and_indexed_maps_agree() {
+        for n in [4usize, INDEX_FROM - 1, INDEX_FROM, 40] {
+            let mut m = Map::new();
+            for i in 0..n {
+                assert!(m
+                    .insert(Key(int(i as i64)), Node::str(format!("v{i}"), Span::NONE))
+                    .is_none());
+            }
+            let one_float = Key(Node::new(Kind::Float(1.0), Span::NONE));
+            let old = m.insert(one_float.clone(), Node::str("float", Span::NONE));
+            assert_eq!(
+                old.and_then(|o| o.as_str().map(str::to_string)),
+                Some("v1".into())
+            );
+            assert!(matches!(
+                m.get_index(1).map(|(k, _)| &k.0.kind),
+                Some(Kind::Int(1))
+            ));
+            let t = Key(Node::new(Kind::Bool(true), Span::NONE));
+            assert_eq!(m.get(&t).and_then(Node::as_str), Some("float"));
+            assert_eq!(m.len(), n);
+            assert!(m.shift_remove(&Key(int(0))).is_some());
+            assert_eq!(m.get_index_of(&one_float), Some(0));
+            for i in 1..n {
+                assert_eq!(
+                    m.get_index_of(&Key(int(i as i64))),
+                    Some(i - 1),
+                    "n={n} i={i}"
+                );
+            }
+            m.retain(|k, _| !matches!(k.0.kind, Kind::Int(2)));
+            assert!(!m.contains_key(&Key(int(2))));
+            m.sort_by_cached_key(|k, _| match k.0.kind {
+                Kind::Int(i) => -i,
+                _ => 0,
+            });
+            let last = n as i64 - 1;
+            assert_eq!(m.get_index_of(&Key(int(last))), Some(0), "n={n}");
+            for (i, (k, _)) in m.iter().enumerate() {
+                assert_eq!(m.get_index_of(k), Some(i), "n={n}");
+            }
+            assert!(m.get(&Key(int(n as i64))).is_none());
+        }
+    }
+}
