@@ -318,12 +318,19 @@ fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
                 None => write_stdout_with(&mut emit),
             }
         }
-        Format::Json => {
-            let text = if settings.explain {
-                render::explain::render(&rendered, sources, format, focus.as_ref())?
-            } else {
-                render::json::to_string(&rendered.doc)?
+        Format::Json if settings.explain => {
+            // The only step that can fail comes first; then the entries are streamed.
+            let result = render::explain::json_result(&rendered, focus.as_ref())?;
+            let mut emit = |w: &mut dyn Write| {
+                render::explain::write_json(&rendered, sources, focus.as_ref(), &result, w)
             };
+            match out {
+                Some(path) => write_atomic_with(&path, &mut emit),
+                None => write_stdout_with(&mut emit),
+            }
+        }
+        Format::Json => {
+            let text = render::json::to_string(&rendered.doc)?;
             match out {
                 Some(path) => write_atomic(&path, text.as_bytes()),
                 None => write_stdout(text.as_bytes()),

@@ -1,68 +1,104 @@
-//! JSON explanation: `{"result", "explain": [one entry per leaf], "removed", "history"}`.
+//! JSON explanation: `{"result", "explain": [one entry per leaf], "removed", "history"}`,
+//! pretty-printed as serde_json prints it, but written a piece at a time: each member and each
+//! leaf entry is serialized on its own and indented to its depth (JSON strings hold no raw line
+//! breaks, so indenting after every line break is exact), and the leaves come from a walk of
+//! the result, so no entry list or whole-document `Value` of the explanation is ever built.
 
 use super::yaml::{reason, removed};
-use super::{Entry, Warnings};
+use super::{leaves, Context, Leaf, Warnings};
 use crate::error::Result;
 use crate::frontend::Rendered;
 use crate::merge::{Outcome, Prior, Step};
 use crate::render::json;
 use crate::strategy::Origin;
 use crate::value::{Node, Path, SourceMap};
+use serde_json::Value;
+use std::io::Write;
 
+/// The `result` member: the explained value as JSON data (`null` when there is none).
+pub(super) fn result(root: Option<&Node>) -> Result<Value> {
+    Ok(match root {
+        Some(r) => serde_json::from_str::<Value>(&json::to_compact(r)?).unwrap_or(Value::Null),
+        None => Value::Null,
+    })
+}
+
+/// Copies everything through, adding `pad` after every line break.
+struct Indented<'w> {
+    to: &'w mut dyn Write,
+    pad: &'static [u8],
+}
+
+impl Write for Indented<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut rest = buf;
+        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
+            let (line, tail) = rest.split_at(at + 1);
+            self.to.write_all(line)?;
+            self.to.write_all(self.pad)?;
+            rest = tail;
+        }
+        self.to.write_all(rest)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.to.flush()
+    }
+}
+
+/// Writes `value` pretty-printed as it would appear `pad` deep in a larger document.
+fn nested(out: &mut dyn Write, pad: &'static [u8], value: &Value) -> std::io::Result<()> {
+    let mut w = Indented { to: out, pad };
+    serde_json::to_writer_pretty(&mut w, value).map_err(std::io::Error::other)
+}
+
+/// Starts a member of the top-level object: `{\n  "name": ` or `,\n  "name": `.
+fn member(out: &mut dyn Write, first: &mut bool, name: &str) -> std::io::Result<()> {
+    let sep: &[u8] = if std::mem::take(first) {
+        b"{\n  "
+    } else {
+        b",\n  "
+    };
+    out.write_all(sep)?;
+    out.write_all(serde_json::to_string(name).unwrap_or_default().as_bytes())?;
+    out.write_all(b": ")
+}
+
+#[allow(clippy::too_many_arguments)]
 pub(super) fn explain(
     rendered: &Rendered,
     root: Option<&Node>,
+    mut root_path: Path,
     focus: Option<&Path>,
-    entries: &[Entry<'_>],
+    result: &Value,
     history: &[&Step],
     sources: &SourceMap,
-) -> Result<String> {
-    let mut items = Vec::new();
-    let index = Warnings::new(rendered);
-    for e in entries.iter().filter(|e| e.leaf) {
-        let mut entry = serde_json::Map::new();
-        entry.insert("path".into(), e.path.to_string().into());
-        entry.insert("source".into(), position(sources, e.node.span));
-        if let Some(s) = e.step {
-            entry.insert("outcome".into(), s.outcome.as_str().into());
-            entry.insert("rule".into(), rule_json(s, sources));
-            if s.value == e.node.span {
-                entry.insert("overrode".into(), priors_json(&s.overrode, sources)?);
-                if !s.others.is_empty() {
-                    let key = if s.outcome == Outcome::Concatenated {
-                        "joined"
-                    } else {
-                        "ignored"
-                    };
-                    entry.insert(key.into(), priors_json(&s.others, sources)?);
-                }
-            } else {
-                entry.insert("overrode".into(), serde_json::Value::Array(Vec::new()));
-            }
-        }
-        let warnings: Vec<serde_json::Value> = index
-            .about(Some(&e.path), e.node.span, e.key, sources)
-            .into_iter()
-            .map(|w| w.render(sources).into())
-            .collect();
-        if !warnings.is_empty() {
-            entry.insert("warnings".into(), warnings.into());
-        }
-        items.push(serde_json::Value::Object(entry));
-    }
-    let result = match root {
-        Some(r) => serde_json::from_str::<serde_json::Value>(&json::to_compact(r)?)
-            .unwrap_or(serde_json::Value::Null),
-        None => serde_json::Value::Null,
-    };
-    let mut top = serde_json::Map::new();
+    sink: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, sink);
+    let mut first = true;
     if let Some(p) = focus {
-        top.insert("path".into(), p.to_string().into());
+        member(&mut out, &mut first, "path")?;
+        nested(&mut out, b"  ", &Value::from(p.to_string()))?;
     }
-    top.insert("result".into(), result);
-    top.insert("explain".into(), items.into());
+    member(&mut out, &mut first, "result")?;
+    nested(&mut out, b"  ", result)?;
+    member(&mut out, &mut first, "explain")?;
+    let warnings = Warnings::new(rendered);
+    let mut count = 0usize;
+    if let Some(root) = root {
+        let trace = super::trace_of(rendered);
+        let mut each = |leaf: &Leaf<'_, '_>| -> std::io::Result<()> {
+            out.write_all(if count == 0 { b"[\n    " } else { b",\n    " })?;
+            count += 1;
+            nested(&mut out, b"    ", &entry(leaf, &warnings, sources))
+        };
+        leaves(root, &mut root_path, Context::default(), trace, &mut each)?;
+    }
+    out.write_all(if count == 0 { b"[]" } else { b"\n  ]" })?;
     if focus.is_none() {
-        let gone: Vec<serde_json::Value> = removed(rendered)
+        let gone: Vec<Value> = removed(rendered)
             .into_iter()
             .map(|s| {
                 let mut m = serde_json::Map::new();
@@ -71,22 +107,20 @@ pub(super) fn explain(
                 m.insert("outcome".into(), s.outcome.as_str().into());
                 m.insert("at".into(), position(sources, s.value));
                 m.insert("rule".into(), rule_json(s, sources));
-                m.insert(
-                    "overrode".into(),
-                    priors_json(&s.overrode, sources).unwrap_or_default(),
-                );
+                m.insert("overrode".into(), priors_json(&s.overrode, sources));
                 if let Some(why) = reason(rendered, s) {
                     m.insert("reason".into(), why.into());
                 }
-                serde_json::Value::Object(m)
+                Value::Object(m)
             })
             .collect();
         if !gone.is_empty() {
-            top.insert("removed".into(), gone.into());
+            member(&mut out, &mut first, "removed")?;
+            nested(&mut out, b"  ", &Value::Array(gone))?;
         }
     }
     if focus.is_some() {
-        let hist: Vec<serde_json::Value> = history
+        let hist: Vec<Value> = history
             .iter()
             .map(|s| {
                 let mut m = serde_json::Map::new();
@@ -95,31 +129,60 @@ pub(super) fn explain(
                 m.insert("outcome".into(), s.outcome.as_str().into());
                 m.insert("value".into(), position(sources, s.value));
                 m.insert("rule".into(), rule_json(s, sources));
-                m.insert(
-                    "overrode".into(),
-                    priors_json(&s.overrode, sources).unwrap_or_default(),
-                );
-                serde_json::Value::Object(m)
+                m.insert("overrode".into(), priors_json(&s.overrode, sources));
+                Value::Object(m)
             })
             .collect();
-        top.insert("history".into(), hist.into());
+        member(&mut out, &mut first, "history")?;
+        nested(&mut out, b"  ", &Value::Array(hist))?;
     }
-    let mut text =
-        serde_json::to_string_pretty(&serde_json::Value::Object(top)).unwrap_or_default();
-    text.push('\n');
-    Ok(text)
+    out.write_all(b"\n}\n")?;
+    out.flush()
 }
 
-fn position(sources: &SourceMap, span: crate::value::Span) -> serde_json::Value {
+/// One leaf's entry: its path, where it was written, the decision that put it there.
+fn entry(leaf: &Leaf<'_, '_>, warnings: &Warnings<'_>, sources: &SourceMap) -> Value {
+    let mut entry = serde_json::Map::new();
+    entry.insert("path".into(), leaf.path.to_string().into());
+    entry.insert("source".into(), position(sources, leaf.node.span));
+    if let Some(s) = leaf.step {
+        entry.insert("outcome".into(), s.outcome.as_str().into());
+        entry.insert("rule".into(), rule_json(s, sources));
+        if s.value == leaf.node.span {
+            entry.insert("overrode".into(), priors_json(&s.overrode, sources));
+            if !s.others.is_empty() {
+                let key = if s.outcome == Outcome::Concatenated {
+                    "joined"
+                } else {
+                    "ignored"
+                };
+                entry.insert(key.into(), priors_json(&s.others, sources));
+            }
+        } else {
+            entry.insert("overrode".into(), Value::Array(Vec::new()));
+        }
+    }
+    let about: Vec<Value> = warnings
+        .about(Some(leaf.path), leaf.node.span, leaf.key, sources)
+        .into_iter()
+        .map(|w| w.render(sources).into())
+        .collect();
+    if !about.is_empty() {
+        entry.insert("warnings".into(), about.into());
+    }
+    Value::Object(entry)
+}
+
+fn position(sources: &SourceMap, span: crate::value::Span) -> Value {
     match sources.locate(span) {
         Some(l) => serde_json::json!({"file": l.file, "line": l.line, "column": l.column}),
-        None => serde_json::Value::Null,
+        None => Value::Null,
     }
 }
 
-fn rule_json(step: &Step, sources: &SourceMap) -> serde_json::Value {
+fn rule_json(step: &Step, sources: &SourceMap) -> Value {
     match &step.rule {
-        None => serde_json::Value::Null,
+        None => Value::Null,
         Some(r) => match &r.origin {
             Origin::At(span) => match sources.locate(*span) {
                 Some(l) => serde_json::json!({"text": r.text, "file": l.file, "line": l.line}),
@@ -132,12 +195,12 @@ fn rule_json(step: &Step, sources: &SourceMap) -> serde_json::Value {
     }
 }
 
-fn priors_json(list: &[Prior], sources: &SourceMap) -> Result<serde_json::Value> {
+fn priors_json(list: &[Prior], sources: &SourceMap) -> Value {
     let mut out = Vec::new();
     for p in list {
-        let value: serde_json::Value =
+        let value: Value =
             serde_json::from_str(&json::to_compact(&p.value).unwrap_or_else(|_| "null".into()))
-                .unwrap_or(serde_json::Value::Null);
+                .unwrap_or(Value::Null);
         let mut m = serde_json::Map::new();
         m.insert("value".into(), value);
         if let Some(l) = sources.locate(p.span) {
@@ -145,7 +208,7 @@ fn priors_json(list: &[Prior], sources: &SourceMap) -> Result<serde_json::Value>
             m.insert("line".into(), l.line.into());
             m.insert("column".into(), l.column.into());
         }
-        out.push(serde_json::Value::Object(m));
+        out.push(Value::Object(m));
     }
-    Ok(out.into())
+    out.into()
 }

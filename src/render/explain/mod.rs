@@ -9,19 +9,19 @@ use super::Format;
 use crate::error::Result;
 use crate::error::Warning;
 use crate::frontend::Rendered;
-use crate::merge::{key_text, Outcome, Prior, Step, Trace};
+use crate::merge::{key_cow, key_text, Outcome, Prior, Step, Trace};
 use crate::strategy::Origin;
 use crate::value::{Kind, Node, Path, Seg, SourceId, SourceMap, Span};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 
-/// What the explanation says about one value.
-struct Entry<'t> {
-    path: Path,
+/// What the JSON explanation says about one leaf of the result.
+struct Leaf<'t, 'p> {
+    path: &'p Path,
     node: &'t Node,
+    /// The leaf's own last step, else its nearest ancestor's.
     step: Option<&'t Step>,
-    leaf: bool,
-    /// Where the value's key was written, for warnings about the key (duplicates).
+    /// Where the leaf's key was written, for warnings about the key (duplicates).
     key: Option<Span>,
 }
 
@@ -119,17 +119,38 @@ pub fn render(
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
         }
         Format::Json => {
-            let (root, root_path) = focused(rendered, focus);
-            let trace = trace_of(rendered);
-            let mut entries = Vec::new();
-            if let Some(root) = root {
-                let cx = Context::default();
-                collect(root, root_path, cx, trace, &mut entries);
-            }
-            let history: Vec<&Step> = focus.map(|p| history(trace, p)).unwrap_or_default();
-            json::explain(rendered, root, focus, &entries, &history, sources)
+            let result = json_result(rendered, focus)?;
+            let mut bytes = Vec::new();
+            // Writing into memory does not fail.
+            let _ = write_json(rendered, sources, focus, &result, &mut bytes);
+            Ok(String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
         }
     }
+}
+
+/// The `result` member of the JSON explanation: the explained value as JSON data. Fails when
+/// the value has no JSON form (then nothing is written).
+pub fn json_result(rendered: &Rendered, focus: Option<&Path>) -> Result<serde_json::Value> {
+    let (root, _) = focused(rendered, focus);
+    json::result(root)
+}
+
+/// Writes the JSON explanation into `sink` as it is produced, one leaf entry at a time.
+/// `result` comes from [`json_result`].
+pub fn write_json(
+    rendered: &Rendered,
+    sources: &SourceMap,
+    focus: Option<&Path>,
+    result: &serde_json::Value,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let (root, root_path) = focused(rendered, focus);
+    let trace = trace_of(rendered);
+    let history: Vec<&Step> = focus.map(|p| history(trace, p)).unwrap_or_default();
+    json::explain(
+        rendered, root, root_path, focus, result, &history, sources, sink,
+    )
 }
 
 /// Writes the YAML explanation into `sink` as it is produced (the document is never held
@@ -196,62 +217,51 @@ struct Context<'t> {
     key: Option<Span>,
 }
 
-/// Walks the result; each node's step is its own last step, else its nearest ancestor's.
-fn collect<'t>(
+/// Walks the result in document order and hands `each` every leaf (a scalar or an empty
+/// container) with its path; each node's step is its own last step, else its nearest
+/// ancestor's. One path is pushed and popped along the way, never copied.
+fn leaves<'t>(
     node: &'t Node,
-    path: Path,
+    path: &mut Path,
     cx: Context<'t>,
     trace: &'t Trace,
-    out: &mut Vec<Entry<'t>>,
-) {
-    let Context {
-        step: inherited,
-        key,
-    } = cx;
+    each: &mut dyn FnMut(&Leaf<'t, '_>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let own = if node.span.is_none() {
         None
     } else {
         trace.last_for(node.span)
     };
-    let step = own.or(inherited);
-    let container = match &node.kind {
-        Kind::Map(m) => !m.is_empty(),
-        Kind::List(l) => !l.is_empty(),
-        _ => false,
-    };
-    // A container's entry carries only its own step; a leaf inherits its ancestors'.
-    out.push(Entry {
-        path: path.clone(),
-        node,
-        step: if container { own } else { step },
-        leaf: !container,
-        key,
-    });
+    let step = own.or(cx.step);
     match &node.kind {
-        Kind::Map(m) => {
+        Kind::Map(m) if !m.is_empty() => {
             for (k, v) in m.iter() {
-                let mut p = path.clone();
-                p.push_key(&key_text(&k.0));
-                collect(
-                    v,
-                    p,
-                    Context {
-                        step,
-                        key: Some(k.0.span),
-                    },
-                    trace,
-                    out,
-                );
+                path.push_key(&key_cow(&k.0));
+                let inner = Context {
+                    step,
+                    key: Some(k.0.span),
+                };
+                let done = leaves(v, path, inner, trace, each);
+                path.pop();
+                done?;
             }
+            Ok(())
         }
-        Kind::List(l) => {
+        Kind::List(l) if !l.is_empty() => {
             for (i, v) in l.iter().enumerate() {
-                let mut p = path.clone();
-                p.push_index(i);
-                collect(v, p, Context { step, key: None }, trace, out);
+                path.push_index(i);
+                let done = leaves(v, path, Context { step, key: None }, trace, each);
+                path.pop();
+                done?;
             }
+            Ok(())
         }
-        _ => {}
+        _ => each(&Leaf {
+            path,
+            node,
+            step,
+            key: cx.key,
+        }),
     }
 }
 
