@@ -330,10 +330,12 @@ fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
             }
         }
         Format::Json => {
-            let text = render::json::to_string(&rendered.doc)?;
+            // A value with no JSON form fails before any byte is written.
+            render::json::check(&rendered.doc)?;
+            let mut emit = |w: &mut dyn Write| render::json::write(&rendered.doc, w);
             match out {
-                Some(path) => write_atomic(&path, text.as_bytes()),
-                None => write_stdout(text.as_bytes()),
+                Some(path) => write_atomic_with(&path, &mut emit),
+                None => write_stdout_with(&mut emit),
             }
         }
     };
@@ -439,12 +441,7 @@ fn io_error(name: &str, verb: &str, e: &std::io::Error) -> Error {
         .hint(hint)
 }
 
-/// Writes stdout; a closed pipe (`strata ... | head`) is not an error.
-fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
-    write_stdout_with(&mut |w: &mut dyn Write| w.write_all(bytes))
-}
-
-/// Writes stdout through `emit`; a closed pipe is not an error.
+/// Writes stdout through `emit`; a closed pipe (`strata ... | head`) is not an error.
 fn write_stdout_with(
     emit: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), Error> {

@@ -7,10 +7,74 @@ use crate::value::{Kind, Node};
 
 /// Renders a value as pretty JSON with a trailing newline.
 pub fn to_string(node: &Node) -> Result<String> {
-    let mut out = String::new();
-    write_value(&mut out, node, 0)?;
-    out.push('\n');
-    Ok(out)
+    check(node)?;
+    let mut out = Out {
+        buf: String::new(),
+        sink: None,
+        error: None,
+    };
+    write_value(&mut out, node, 0);
+    out.buf.push('\n');
+    Ok(out.buf)
+}
+
+/// Fails on the first value (in document order) that has no JSON form: a NaN or infinity.
+pub fn check(node: &Node) -> Result<()> {
+    match &node.kind {
+        Kind::Float(f) if !f.is_finite() => Err(no_json_form(*f, node)),
+        Kind::List(items) => items.iter().try_for_each(check),
+        Kind::Map(m) => m.values().try_for_each(check),
+        _ => Ok(()),
+    }
+}
+
+fn no_json_form(f: f64, node: &Node) -> Error {
+    Error::new(ErrorKind::Merge, format!("the value {f} has no JSON form"))
+        .at(node.span)
+        .hint("use --output yaml, or change the value to a string")
+}
+
+/// Writes a value as pretty JSON into `sink` as it goes, 64 KiB at a time. Call [`check`]
+/// first: a value with no JSON form is written as `null` here.
+pub fn write(node: &Node, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut out = Out {
+        buf: String::with_capacity(SPILL_AT + 4096),
+        sink: Some(sink),
+        error: None,
+    };
+    write_value(&mut out, node, 0);
+    out.buf.push('\n');
+    out.spill(0);
+    match out.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+const SPILL_AT: usize = 1 << 16;
+
+/// The text being written and, when streaming, where full blocks of it go.
+struct Out<'s> {
+    buf: String,
+    sink: Option<&'s mut dyn std::io::Write>,
+    error: Option<std::io::Error>,
+}
+
+impl Out<'_> {
+    /// Hands the text to the sink once it holds at least `at` bytes (after an error, drops it).
+    fn spill(&mut self, at: usize) {
+        if self.buf.len() < at {
+            return;
+        }
+        if let Some(sink) = self.sink.as_mut() {
+            if self.error.is_none() {
+                if let Err(e) = sink.write_all(self.buf.as_bytes()) {
+                    self.error = Some(e);
+                }
+            }
+            self.buf.clear();
+        }
+    }
 }
 
 /// Renders a value as compact JSON.
@@ -45,13 +109,7 @@ fn scalar(out: &mut String, node: &Node) -> Result<bool> {
             let s = format!("{f:?}");
             out.push_str(&s);
         }
-        Kind::Float(f) => {
-            return Err(
-                Error::new(ErrorKind::Merge, format!("the value {f} has no JSON form"))
-                    .at(node.span)
-                    .hint("use --output yaml, or change the value to a string"),
-            )
-        }
+        Kind::Float(f) => return Err(no_json_form(*f, node)),
         Kind::Str(s) | Kind::Timestamp(s) => write_string(out, s),
         Kind::List(_) | Kind::Map(_) => return Ok(false),
     }
@@ -63,42 +121,44 @@ fn newline(out: &mut String, indent: usize) {
     out.extend(std::iter::repeat_n(' ', indent));
 }
 
-fn write_value(out: &mut String, node: &Node, indent: usize) -> Result<()> {
-    if scalar(out, node)? {
-        return Ok(());
+fn write_value(out: &mut Out<'_>, node: &Node, indent: usize) {
+    // `check` has run: a scalar that fails here cannot occur; it would be left out.
+    if scalar(&mut out.buf, node).unwrap_or(true) {
+        return;
     }
     match &node.kind {
-        Kind::List(items) if items.is_empty() => out.push_str("[]"),
+        Kind::List(items) if items.is_empty() => out.buf.push_str("[]"),
         Kind::List(items) => {
-            out.push('[');
+            out.buf.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.buf.push(',');
                 }
-                newline(out, indent + 2);
-                write_value(out, item, indent + 2)?;
+                newline(&mut out.buf, indent + 2);
+                write_value(out, item, indent + 2);
+                out.spill(SPILL_AT);
             }
-            newline(out, indent);
-            out.push(']');
+            newline(&mut out.buf, indent);
+            out.buf.push(']');
         }
-        Kind::Map(m) if m.is_empty() => out.push_str("{}"),
+        Kind::Map(m) if m.is_empty() => out.buf.push_str("{}"),
         Kind::Map(m) => {
-            out.push('{');
+            out.buf.push('{');
             for (i, (k, v)) in m.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.buf.push(',');
                 }
-                newline(out, indent + 2);
-                write_string(out, &key_text(&k.0));
-                out.push_str(": ");
-                write_value(out, v, indent + 2)?;
+                newline(&mut out.buf, indent + 2);
+                write_string(&mut out.buf, &key_text(&k.0));
+                out.buf.push_str(": ");
+                write_value(out, v, indent + 2);
+                out.spill(SPILL_AT);
             }
-            newline(out, indent);
-            out.push('}');
+            newline(&mut out.buf, indent);
+            out.buf.push('}');
         }
         _ => {}
     }
-    Ok(())
 }
 
 fn write_compact(out: &mut String, node: &Node) -> Result<()> {

@@ -205,8 +205,8 @@ fn a_closed_pipe_is_not_an_error() {
     );
 }
 
-/// A render larger than the writer's streaming block (64 KiB) comes out the same on stdout,
-/// through `--out`, and as the JSON of the same merge says.
+/// A render larger than the writers' streaming block (64 KiB) comes out the same on stdout
+/// and through `--out`, in YAML and in JSON, and the YAML reads back as the JSON says.
 #[test]
 fn large_output_is_streamed_whole() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -244,5 +244,25 @@ fn large_output_is_streamed_whole() {
     .json();
     assert_eq!(back, strata(&["merge", "--output", "json", pa, pb]).json());
     assert_eq!(back["k2998"]["n"], 2999);
+    // JSON is streamed too: stdout and --out agree, byte for byte.
+    let json_out = dir.path().join("out.json");
+    let json_stdout = strata(&["merge", "--output", "json", pa, pb])
+        .ok()
+        .to_string();
+    assert!(json_stdout.len() > 3 * 65536, "{}", json_stdout.len());
+    strata(&[
+        "merge",
+        "--output",
+        "json",
+        "-o",
+        json_out.to_str().expect("path"),
+        pa,
+        pb,
+    ])
+    .ok();
+    assert_eq!(
+        std::fs::read_to_string(&json_out).expect("read"),
+        json_stdout
+    );
     assert_eq!(back["k2999"]["text"], "line one 2999\nline two\n");
 }
