@@ -3,6 +3,7 @@
 pub mod explain;
 pub mod json;
 pub mod yaml;
+mod yaml_scalar;
 
 /// Output format chosen with `--output`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -1,0 +1,140 @@
+//! The CLI's files: reading inputs (a file or stdin, bounded by `--max-input-size` before a
+//! byte is read), writing stdout (a closed pipe is not an error) and `--out` atomically
+//! (a temporary file beside the target, renamed into place), and the I/O error messages.
+
+use crate::error::{Error, ErrorKind};
+use crate::frontend::Input;
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path as FsPath, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub(super) fn read_inputs(names: &[String]) -> Result<Vec<Input>, Error> {
+    names.iter().map(|n| read_one(n)).collect()
+}
+
+/// The largest input `read_one` reads (`--max-input-size`), set by `settings_of`: a larger
+/// file is refused from its metadata before any byte is read, and stdin is read only up to
+/// one byte past it, so memory stays bounded whatever the input.
+pub(super) static MAX_INPUT_SIZE: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+pub(super) fn too_large(name: &str, size: Option<u64>, max: usize) -> Error {
+    let size = match size {
+        Some(n) => format!("{n} bytes, "),
+        None => String::new(),
+    };
+    Error::new(
+        ErrorKind::Limit,
+        format!("{name} is {size}more than the limit of {max}"),
+    )
+    .in_file(name)
+    .hint("raise the limit with --max-input-size BYTES")
+}
+
+/// Reads at most `max + 1` bytes, so an input over the limit is noticed without holding it.
+pub(super) fn read_bounded(reader: impl Read, max: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader
+        .take(u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Reads one input: a file, or stdin for '-'.
+pub(super) fn read_one(name: &str) -> Result<Input, Error> {
+    let max = MAX_INPUT_SIZE.load(Ordering::Relaxed);
+    {
+        if name == "-" {
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() {
+                eprintln!("strata: reading user input from the terminal (end with Ctrl-D)");
+            }
+            let bytes =
+                read_bounded(stdin.lock(), max).map_err(|e| io_error("<stdin>", "read", &e))?;
+            if bytes.len() > max {
+                return Err(too_large("<stdin>", None, max));
+            }
+            return Ok(Input {
+                name: "<stdin>".into(),
+                bytes,
+            });
+        }
+        let path = FsPath::new(name);
+        if path.is_dir() {
+            return Err(
+                Error::new(ErrorKind::Io, format!("{name} is a directory, not a file"))
+                    .in_file(name)
+                    .hint("name the files inside it, e.g. dir/*.yaml"),
+            );
+        }
+        let file = std::fs::File::open(path).map_err(|e| io_error(name, "read", &e))?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        if len > u64::try_from(max).unwrap_or(u64::MAX) {
+            return Err(too_large(name, Some(len), max));
+        }
+        // A file that grows after the check is still cut at the limit (and refused later).
+        let bytes = read_bounded(file, max).map_err(|e| io_error(name, "read", &e))?;
+        Ok(Input {
+            name: name.to_string(),
+            bytes,
+        })
+    }
+}
+
+pub(super) fn io_error(name: &str, verb: &str, e: &std::io::Error) -> Error {
+    let hint = match e.kind() {
+        std::io::ErrorKind::NotFound => "check the path",
+        std::io::ErrorKind::PermissionDenied => "check the file's permissions",
+        _ => "check the file",
+    };
+    Error::new(ErrorKind::Io, format!("cannot {verb} {name}: {e}"))
+        .in_file(name)
+        .hint(hint)
+}
+
+/// Writes stdout through `emit`; a closed pipe (`strata ... | head`) is not an error.
+pub(super) fn write_stdout_with(
+    emit: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let mut out = std::io::stdout().lock();
+    match emit(&mut out).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(io_error("<stdout>", "write", &e)),
+    }
+}
+
+/// Writes a temporary file beside the target, then renames it into place: readers see the old
+/// file or the new one, never a half-written one.
+pub fn write_atomic(path: &FsPath, bytes: &[u8]) -> Result<(), Error> {
+    write_atomic_with(path, &mut |w: &mut dyn Write| w.write_all(bytes))
+}
+
+/// `write_atomic` with the content written by `emit` (through a buffer) as it is produced.
+pub fn write_atomic_with(
+    path: &FsPath,
+    emit: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let name = path.display().to_string();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file_name = path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = dir.join(format!(".{file_name}.strata-{}.tmp", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(&tmp)?);
+        emit(&mut f)?;
+        let f = f
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_error(&name, "write", &e)
+    })
+}

@@ -1,0 +1,240 @@
+//! How the YAML writer spells scalars: plain when every YAML 1.1 and 1.2 reader takes the text
+//! back as the same string, else single- or double-quoted; multi-line strings as literal
+//! blocks; floats and integers in the forms PyYAML reads back; indentation from a static
+//! buffer. Everything writes into a `String` without building intermediate values.
+
+use crate::load::resolve::is_ambiguous;
+use crate::value::{Kind, Node};
+
+pub(super) fn push_spaces(out: &mut String, n: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        left -= k;
+    }
+}
+
+/// Decimal digits of an integer, without going through `fmt`.
+pub(super) fn push_int(out: &mut String, i: i64) {
+    let mut buf = [0u8; 20];
+    let mut n = i.unsigned_abs();
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
+}
+
+/// A key as `key_string` writes it, straight into the output.
+pub(super) fn write_key(out: &mut String, k: &Node) {
+    match &k.kind {
+        Kind::Str(s) => push_scalar_string(out, s),
+        Kind::Int(i) => push_int(out, *i),
+        _ => out.push_str(&key_string(k)),
+    }
+}
+
+/// A float as YAML 1.1 reads it back (a dot always, a signed exponent).
+pub fn float_text(f: f64) -> String {
+    if f.is_nan() {
+        return ".nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { ".inf" } else { "-.inf" }.into();
+    }
+    let s = format!("{f:?}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let m = if m.contains('.') {
+                m.to_string()
+            } else {
+                format!("{m}.0")
+            };
+            let e = if e.starts_with('-') {
+                e.to_string()
+            } else {
+                format!("+{e}")
+            };
+            format!("{m}e{e}")
+        }
+        None => s,
+    }
+}
+
+pub(super) fn key_string(k: &Node) -> String {
+    match &k.kind {
+        Kind::Str(s) => scalar_string(s),
+        Kind::Null => "null".into(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Int(i) => i.to_string(),
+        Kind::Float(f) => float_text(*f),
+        Kind::BigInt(s) | Kind::Timestamp(s) => s.to_string(),
+        Kind::List(_) | Kind::Map(_) => "null".into(),
+    }
+}
+
+pub(super) fn printable(c: char) -> bool {
+    let cp = c as u32;
+    (0x20..=0x7e).contains(&cp)
+        || (0xa0..=0xd7ff).contains(&cp)
+        || ((0xe000..=0xfffd).contains(&cp) && cp != 0xfeff)
+        || cp >= 0x10000
+}
+
+/// A string on one line: plain when that reads back as the same string, else quoted.
+pub fn scalar_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_scalar_string(&mut out, s);
+    out
+}
+
+pub(super) fn push_scalar_string(out: &mut String, s: &str) {
+    if plain_ok(s) {
+        out.push_str(s);
+    } else if s
+        .chars()
+        .all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}')
+    {
+        out.push('\'');
+        for (i, part) in s.split('\'').enumerate() {
+            if i > 0 {
+                out.push_str("''");
+            }
+            out.push_str(part);
+        }
+        out.push('\'');
+    } else {
+        out.push_str(&double_quoted(s));
+    }
+}
+
+/// `plain_ok` for the common case, in one pass over the bytes: printable ASCII, a first
+/// character that starts no YAML indicator, no `: `, ` #`, `:\t`, and no surrounding spaces.
+/// `None` when the string needs the full check (non-ASCII, control characters).
+pub(super) fn plain_ok_ascii(s: &str) -> Option<bool> {
+    let b = s.as_bytes();
+    let (&first, &last) = (b.first()?, b.last()?);
+    if b"-?:,[]{}#&*!|>'\"%@`".contains(&first) || first == b' ' || last == b' ' || last == b':' {
+        return Some(false);
+    }
+    let mut prev = 0u8;
+    for &c in b {
+        if !(0x20..0x7f).contains(&c) {
+            return None;
+        }
+        if (prev == b':' && c == b' ') || (prev == b' ' && c == b'#') {
+            return Some(false);
+        }
+        prev = c;
+    }
+    Some(!s.starts_with("...") && !is_ambiguous(s))
+}
+
+pub(super) fn plain_ok(s: &str) -> bool {
+    if let Some(ok) = plain_ok_ascii(s) {
+        return ok;
+    }
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
+    let last = s.chars().next_back().unwrap_or(first);
+    if is_ambiguous(s)
+        || "-?:,[]{}#&*!|>'\"%@`".contains(first)
+        || first.is_whitespace()
+        || last.is_whitespace()
+        || last == ':'
+        || s.starts_with("...")
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.contains(":\t")
+    {
+        return false;
+    }
+    s.chars()
+        .all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}' && c != '\u{85}')
+}
+
+pub(super) fn double_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\0' => out.push_str("\\0"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{b}' => out.push_str("\\v"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            '\u{1b}' => out.push_str("\\e"),
+            '\u{85}' => out.push_str("\\N"),
+            '\u{a0}' => out.push_str("\\_"),
+            '\u{2028}' => out.push_str("\\L"),
+            '\u{2029}' => out.push_str("\\P"),
+            c if printable(c) => out.push(c),
+            c if (c as u32) <= 0xff => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c => out.push_str(&format!("\\u{:04X}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+pub(super) struct Block {
+    pub(super) header: String,
+    pub(super) body: String,
+}
+
+/// A literal block (`|`, `|-`, `|+`, with an indentation indicator when the text starts with
+/// a space) for multi-line strings whose characters all fit one.
+pub(super) fn literal_block(s: &str, indent: usize) -> Option<Block> {
+    if !s.contains('\n') || s.starts_with('\n') {
+        return None;
+    }
+    if !s
+        .chars()
+        .all(|c| c == '\n' || c == '\t' || (printable(c) && c != '\u{2028}' && c != '\u{2029}'))
+    {
+        return None;
+    }
+    let trimmed = s.trim_end_matches('\n');
+    let trailing = s.len() - trimmed.len();
+    let chomp = match trailing {
+        0 => "-",
+        1 => "",
+        _ => "+",
+    };
+    let indent = indent.max(2);
+    // Content always sits two columns in from its parent in our layout.
+    let indicator = if s.starts_with(' ') { "2" } else { "" };
+    let mut body = String::with_capacity(s.len() + 16);
+    let content = if trailing > 1 {
+        &s[..s.len() - 1]
+    } else {
+        trimmed
+    };
+    for line in content.split('\n') {
+        if !line.is_empty() {
+            body.extend(std::iter::repeat_n(' ', indent));
+            body.push_str(line);
+        }
+        body.push('\n');
+    }
+    Some(Block {
+        header: format!("|{indicator}{chomp}"),
+        body,
+    })
+}
