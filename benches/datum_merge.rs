@@ -62,20 +62,27 @@ fn layer(key: &str, n: usize, layer: usize) -> Node {
     map(vec![(key, Node::list(items, Span::NONE))])
 }
 
+/// Runs `f` with a lookup run over `rules` (no trace; warnings dropped).
+fn with_run<T>(
+    rules: &strata::strategy::selector::DatumRules,
+    f: impl FnOnce(&mut Run<'_>) -> T,
+) -> T {
+    let mut warnings = Vec::new();
+    let mut run = Run {
+        rules,
+        trace: None,
+        warnings: &mut warnings,
+    };
+    f(&mut run)
+}
+
 fn time(key: &str, n: usize, rules: &strata::strategy::selector::DatumRules) -> (Duration, usize) {
     let mut best = Duration::MAX;
     let mut len = 0;
     for _ in 0..5 {
         let mut src = DocLayers::new(vec![Some(layer(key, n, 0)), Some(layer(key, n, 1))]);
-        let mut warnings = Vec::new();
         let start = Instant::now();
-        let mut run = Run {
-            rules,
-            trace: None,
-            warnings: &mut warnings,
-        };
-        let out = run
-            .lookup(&mut src, &[key.to_string()])
+        let out = with_run(rules, |run| run.lookup(&mut src, &[key.to_string()]))
             .expect("lookup")
             .expect("found");
         best = best.min(start.elapsed());
@@ -106,14 +113,8 @@ fn time_rsop(n: usize, rules: &strata::strategy::selector::DatumRules) -> Durati
     for _ in 0..3 {
         let (node, role) = wide_layers(n);
         let mut src = DocLayers::new(vec![Some(node.clone()), Some(role)]);
-        let mut warnings = Vec::new();
         let start = Instant::now();
-        let mut run = Run {
-            rules,
-            trace: None,
-            warnings: &mut warnings,
-        };
-        let out = run.rsop(&mut src, Some(&node)).expect("rsop");
+        let out = with_run(rules, |run| run.rsop(&mut src, Some(&node))).expect("rsop");
         best = best.min(start.elapsed());
         assert_eq!(out.as_map().map_or(0, Map::len), n);
     }
