@@ -57,7 +57,7 @@ def main():
             vs_floor = f"{r['s'] / floor['s']:.2f}" if floor else ""
             rss = r["kb"] / 1024
             out.append(
-                f"| {tool} | {r['runs']} | {r['s']:.3f} s | {rss:.0f} MB | {rss * 1.048576 / mb:.2f} |"
+                f"| {tool} | {r['runs']} | {r['s']:.3f} s | {rss:.0f} MiB | {rss * 1.048576 / mb:.2f} |"
                 f" {vs_floor} | {ratio:.1f}{' (vs strata on JSON)' if base is sj and base is not strata else ''} |"
             )
             if tool.startswith("peer:"):
@@ -104,7 +104,7 @@ def main():
         out += ["### `--explain` on W1", "", "| scale | plain | --explain | ratio | RSS plain | RSS explain |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
         for s, p, e in zip(scales, plain, expl):
             out.append(
-                f"| x{s} | {p['s']:.3f} s | {e['s']:.3f} s | {e['s'] / p['s']:.2f} | {p['kb'] / 1024:.0f} MB | {e['kb'] / 1024:.0f} MB |"
+                f"| x{s} | {p['s']:.3f} s | {e['s']:.3f} s | {e['s'] / p['s']:.2f} | {p['kb'] / 1024:.0f} MiB | {e['kb'] / 1024:.0f} MiB |"
             )
         out.append("")
         r = expl[-1]["s"] / plain[-1]["s"]
@@ -114,7 +114,7 @@ def main():
     if small:
         out += [
             f"Small render (README example, {small['bytes']} bytes): median {small['s'] * 1000:.1f} ms"
-            f" over {small['runs']} runs (fork/exec included), peak RSS {small['kb'] / 1024:.1f} MB.",
+            f" over {small['runs']} runs (fork/exec included), peak RSS {small['kb'] / 1024:.1f} MiB.",
             "",
         ]
         checks.append(("small render < 10 ms", small["s"] < 0.010, f"{small['s'] * 1000:.1f} ms"))
