@@ -103,13 +103,9 @@ pub(super) fn write_stdout_with(
     }
 }
 
-/// Writes a temporary file beside the target, then renames it into place: readers see the old
-/// file or the new one, never a half-written one.
-pub fn write_atomic(path: &FsPath, bytes: &[u8]) -> Result<(), Error> {
-    write_atomic_with(path, &mut |w: &mut dyn Write| w.write_all(bytes))
-}
-
-/// `write_atomic` with the content written by `emit` (through a buffer) as it is produced.
+/// Writes what `emit` produces (through a buffer) into a temporary file beside the target,
+/// then renames it into place: readers see the old file or the new one, never a half-written
+/// one.
 pub fn write_atomic_with(
     path: &FsPath,
     emit: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,

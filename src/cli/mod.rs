@@ -14,8 +14,8 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 mod files;
+pub use files::write_atomic_with;
 use files::{read_inputs, read_one, write_stdout_with, MAX_INPUT_SIZE};
-pub use files::{write_atomic, write_atomic_with};
 
 #[derive(Parser, Debug)]
 #[command(

@@ -8,7 +8,7 @@
 //! `datum_array`.
 
 use super::{datum_array, datum_hash};
-use super::{key_text, Engine, MergeError, Merger, Outcome};
+use super::{Engine, MergeError, Merger, Outcome};
 use crate::error::Warning;
 use crate::strategy::datum::{ArrayMode, DatumStrategy, HashArrayMode, HashMode, RuleId};
 use crate::strategy::selector::{join, DatumRules};
@@ -239,10 +239,7 @@ pub fn fold_index(map: &Map) -> rustc_hash::FxHashMap<String, usize> {
 
 /// A key's text without allocating for string keys.
 pub fn key_str(k: &Key) -> std::borrow::Cow<'_, str> {
-    match k.as_str() {
-        Some(s) => std::borrow::Cow::Borrowed(s),
-        None => std::borrow::Cow::Owned(key_text(&k.0)),
-    }
+    super::key_cow(&k.0)
 }
 
 /// Finds a key in a map the way the rules compare keys.

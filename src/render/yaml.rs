@@ -58,7 +58,9 @@ pub fn write_annotated(
     limit: usize,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let mut measure = Writer::new(Some(&mut *annotator), None);
+    // The measuring pass only needs each line's length: its text goes to a sink that drops it.
+    let mut discard = std::io::sink();
+    let mut measure = Writer::new(Some(&mut *annotator), Some(&mut discard));
     measure.limit = limit;
     measure.document(doc, header);
     let column = measure.widest.map_or(0, |w| w) + 2;

@@ -76,15 +76,21 @@ impl Map {
     /// The position of a key.
     pub fn get_index_of<Q: Lookup + ?Sized>(&self, key: &Q) -> Option<usize> {
         let key = key.node();
-        match &self.index {
-            None => self.entries.iter().position(|(k, _)| k.0.py_eq(key)),
-            Some(index) => index
-                .find(hash_of(key), |&i| {
+        self.position(key, self.index.as_ref().map(|_| hash_of(key)))
+    }
+
+    /// The position of a key, through the index with `hash` (given exactly when there is one),
+    /// else by comparing in order.
+    fn position(&self, key: &Node, hash: Option<u64>) -> Option<usize> {
+        match (&self.index, hash) {
+            (Some(index), Some(hash)) => index
+                .find(hash, |&i| {
                     self.entries
                         .get(i as usize)
                         .is_some_and(|(k, _)| k.0.py_eq(key))
                 })
                 .map(|&i| i as usize),
+            _ => self.entries.iter().position(|(k, _)| k.0.py_eq(key)),
         }
     }
 
@@ -113,14 +119,15 @@ impl Map {
     /// Sets a key's value. An existing equal key keeps its object and position and the old
     /// value is returned; a new key goes last.
     pub fn insert(&mut self, key: Key, value: Node) -> Option<Node> {
-        if let Some(i) = self.get_index_of(&key) {
+        // Hashed once, for both the lookup and the index entry.
+        let hash = self.index.as_ref().map(|_| hash_of(&key.0));
+        if let Some(i) = self.position(&key.0, hash) {
             return self
                 .entries
                 .get_mut(i)
                 .map(|(_, v)| std::mem::replace(v, value));
         }
         let at = self.entries.len();
-        let hash = self.index.is_some().then(|| hash_of(&key.0));
         self.entries.push((key, value));
         match (self.index.as_mut(), hash) {
             (Some(index), Some(hash)) => {

@@ -246,16 +246,15 @@ impl Run<'_> {
 /// Sets a key, keeping the spelling and position of an existing equal key (case-insensitively
 /// equal when `index`, the folded-key index of `out`, is given).
 fn set(out: &mut Map, index: &mut Option<FxHashMap<String, usize>>, key: Key, value: Node) {
-    let found = match index.as_ref() {
-        Some(ix) => ix.get(&fold_text(&key_str(&key))).copied(),
-        None => out.get_index_of(&key),
+    let Some(ix) = index.as_mut() else {
+        out.insert(key, value);
+        return;
     };
-    match found.and_then(|i| out.get_index_mut(i)) {
+    let folded = fold_text(&key_str(&key));
+    match ix.get(&folded).and_then(|&i| out.get_index_mut(i)) {
         Some((_, slot)) => *slot = value,
         None => {
-            if let Some(ix) = index.as_mut() {
-                ix.insert(fold_text(&key_str(&key)), out.len());
-            }
+            ix.insert(folded, out.len());
             out.insert(key, value);
         }
     }

@@ -53,6 +53,9 @@ impl<'r> Warnings<'r> {
         key: Option<Span>,
         sources: &SourceMap,
     ) -> Vec<&'r Warning> {
+        if self.all.is_empty() {
+            return Vec::new();
+        }
         let mut hits: Vec<usize> = Vec::new();
         if let Some(p) = path {
             hits.extend(self.pathed.iter().copied().filter(|&i| {
