@@ -83,6 +83,11 @@ impl Merger for DictMerger<'_> {
             return Node::empty_map(span);
         };
         let tracing = eng.tracing();
+        let added = nm
+            .iter()
+            .filter(|(k, _)| om.get_index_of(*k).is_none())
+            .count();
+        om.reserve_exact(added);
         for (k, nv) in nm.into_iter() {
             eng.push_key(&k);
             match om.get_index_of(&k) {

@@ -73,6 +73,11 @@ impl Map {
         self.entries.reserve(n);
     }
 
+    /// Room for exactly `n` more entries (no doubling): for merges that know what they add.
+    pub fn reserve_exact(&mut self, n: usize) {
+        self.entries.reserve_exact(n);
+    }
+
     /// The position of a key.
     pub fn get_index_of<Q: Lookup + ?Sized>(&self, key: &Q) -> Option<usize> {
         let key = key.node();
