@@ -16,6 +16,8 @@
 //! Modules: [`value`] (tree, spans, paths), [`load`], [`strategy`], [`merge`], [`frontend`],
 //! [`render`], [`error`], and [`cli`] — the only one that touches files and the terminal.
 
+#![deny(unsafe_code)]
+
 pub mod cli;
 pub mod error;
 pub mod frontend;

@@ -432,13 +432,9 @@ fn strip(
             );
             if let (true, Some(p)) = (knocks, prefix) {
                 let span = node.span;
-                if let Kind::List(items) = node.kind {
-                    let kept: Vec<Node> = items
-                        .into_vec()
-                        .into_iter()
-                        .filter(|i| !i.as_str().is_some_and(|t| t.starts_with(p)))
-                        .collect();
-                    node = Node::list(kept, span);
+                if let Kind::List(mut items) = node.kind {
+                    items.retain(|i| !i.as_str().is_some_and(|t| t.starts_with(p)));
+                    node = Node::new(Kind::List(items), span);
                 }
             }
         }
@@ -453,7 +449,7 @@ fn strip(
             }
             let span = node.span;
             if let Kind::List(items) = node.kind {
-                let items = items.into_vec();
+                let items = *items;
                 let keys = datum_hash::tuple_keys(s, &items);
                 let mut kept = Vec::with_capacity(items.len());
                 for item in items {

@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 
 fn into_items(n: Node) -> Vec<Node> {
     match n.kind {
-        Kind::List(items) => items.into_vec(),
+        Kind::List(items) => *items,
         _ => Vec::new(),
     }
 }

@@ -71,7 +71,8 @@ impl std::fmt::Write for HashText<'_> {
 
 pub(super) fn scalar_text(n: &Node) -> Option<String> {
     Some(match &n.kind {
-        Kind::Str(s) | Kind::Timestamp(s) | Kind::BigInt(s) => s.to_string(),
+        Kind::Str(s) => s.to_string(),
+        Kind::Timestamp(s) | Kind::BigInt(s) => s.to_string(),
         Kind::Bool(b) => b.to_string(),
         Kind::Int(i) => i.to_string(),
         Kind::Float(f) => crate::render::yaml::float_text(*f),
@@ -97,9 +98,9 @@ pub(super) fn hash_value(n: &Node, fold: bool, h: &mut FxHasher) {
                     hash_value(v, fold, h);
                 }
             }
-            Kind::Str(s) | Kind::Timestamp(s) | Kind::BigInt(s) => {
+            Kind::Str(_) | Kind::Timestamp(_) | Kind::BigInt(_) => {
                 h.write_u8(1);
-                let _ = HashText { h, fold }.write_str(s);
+                let _ = HashText { h, fold }.write_str(n.text().unwrap_or_default());
             }
             Kind::Bool(b) => {
                 h.write_u8(1);

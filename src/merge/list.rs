@@ -26,7 +26,7 @@ impl ListMerger<'_> {
 fn iterate(new: Node) -> Vec<Node> {
     let span = new.span;
     match new.kind {
-        Kind::List(items) => items.into_vec(),
+        Kind::List(items) => *items,
         Kind::Str(s) => {
             // Each character points at itself when the source text is the string as written
             // (plain, or quoted without escapes); otherwise at the whole string.
@@ -106,7 +106,7 @@ impl Merger for ListMerger<'_> {
         let Kind::List(old_items) = old.kind else {
             return new;
         };
-        let mut items = old_items.into_vec();
+        let mut items = *old_items;
         match self.opts.method {
             ListMethod::Whole => {
                 eng.record(
@@ -159,7 +159,7 @@ impl Merger for ListMerger<'_> {
                 let Kind::List(new_items) = new.kind else {
                     return Node::list(items, span);
                 };
-                for (i, n) in new_items.into_vec().into_iter().enumerate() {
+                for (i, n) in (*new_items).into_iter().enumerate() {
                     let Some(slot) = items.get_mut(i) else {
                         // Extra new items are dropped: the old length is kept.
                         eng.push_index(i);

@@ -211,7 +211,8 @@ pub fn key_cow(k: &Node) -> std::borrow::Cow<'_, str> {
 /// A key as a path segment: strings as they are, other scalars as YAML would print them.
 pub fn key_text(k: &Node) -> String {
     match &k.kind {
-        Kind::Str(s) | Kind::Timestamp(s) | Kind::BigInt(s) => s.to_string(),
+        Kind::Str(s) => s.to_string(),
+        Kind::Timestamp(s) | Kind::BigInt(s) => s.to_string(),
         Kind::Null => "null".into(),
         Kind::Bool(b) => b.to_string(),
         Kind::Int(i) => i.to_string(),

@@ -110,7 +110,8 @@ fn scalar(out: &mut String, node: &Node) -> Result<bool> {
             out.push_str(&s);
         }
         Kind::Float(f) => return Err(no_json_form(*f, node)),
-        Kind::Str(s) | Kind::Timestamp(s) => write_string(out, s),
+        Kind::Str(s) => write_string(out, s),
+        Kind::Timestamp(s) => write_string(out, s),
         Kind::List(_) | Kind::Map(_) => return Ok(false),
     }
     Ok(true)

@@ -7,10 +7,12 @@
 mod map;
 mod path;
 mod span;
+mod text;
 
 pub use map::{Lookup, Map};
 pub use path::{Path, Seg};
 pub use span::{Location, Source, SourceId, SourceMap, Span};
+pub use text::{Str, Thin};
 
 use std::hash::{Hash, Hasher};
 
@@ -29,15 +31,17 @@ pub enum Kind {
     Bool(bool),
     Int(i64),
     /// An integer outside `i64`, as canonical decimal digits (with a leading `-` if negative).
-    BigInt(Box<str>),
+    BigInt(Thin),
     Float(f64),
-    Str(Box<str>),
-    Timestamp(Box<str>),
-    List(Box<[Node]>),
+    Str(Str),
+    Timestamp(Thin),
+    List(Box<Vec<Node>>),
     Map(Box<Map>),
 }
 
-const _: () = assert!(std::mem::size_of::<Node>() <= 40);
+// Every kind's payload is one word (or a `Str`, whose length byte also holds the kind), so a
+// node is 32 bytes: W1's two trees are 1.2 million nodes each (docs/PERF.md, "Memory").
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
 
 impl Node {
     pub fn new(kind: Kind, span: Span) -> Node {
@@ -46,11 +50,12 @@ impl Node {
     pub fn null(span: Span) -> Node {
         Node::new(Kind::Null, span)
     }
-    pub fn str(s: impl Into<Box<str>>, span: Span) -> Node {
+    pub fn str(s: impl Into<Str>, span: Span) -> Node {
         Node::new(Kind::Str(s.into()), span)
     }
-    pub fn list(items: Vec<Node>, span: Span) -> Node {
-        Node::new(Kind::List(items.into_boxed_slice()), span)
+    pub fn list(mut items: Vec<Node>, span: Span) -> Node {
+        items.shrink_to_fit();
+        Node::new(Kind::List(Box::new(items)), span)
     }
     pub fn map(map: Map, span: Span) -> Node {
         Node::new(Kind::Map(Box::new(map)), span)
@@ -103,6 +108,14 @@ impl Node {
     pub fn as_str(&self) -> Option<&str> {
         match &self.kind {
             Kind::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    /// The text of a string, a timestamp or a big integer (the kinds that keep text).
+    pub fn text(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Str(s) => Some(s),
+            Kind::Timestamp(s) | Kind::BigInt(s) => Some(s),
             _ => None,
         }
     }
@@ -196,7 +209,8 @@ impl PartialEq for Node {
             (Null, Null) => true,
             (Bool(a), Bool(b)) => a == b,
             (Int(a), Int(b)) => a == b,
-            (BigInt(a), BigInt(b)) | (Str(a), Str(b)) | (Timestamp(a), Timestamp(b)) => a == b,
+            (Str(a), Str(b)) => a == b,
+            (BigInt(a), BigInt(b)) | (Timestamp(a), Timestamp(b)) => a == b,
             (Float(a), Float(b)) => a == b || (a.is_nan() && b.is_nan()),
             (List(a), List(b)) => a == b,
             (Map(a), Map(b)) => {

@@ -236,8 +236,7 @@ fn add(doc: &mut Node, path: &Path, value: Node) -> Result<(), String> {
             m.insert(Key(Node::str(key, value.span)), value);
             Ok(())
         }
-        Kind::List(l) => {
-            let mut items = std::mem::take(l).into_vec();
+        Kind::List(items) => {
             let i = if key == "-" {
                 items.len()
             } else {
@@ -245,11 +244,9 @@ fn add(doc: &mut Node, path: &Path, value: Node) -> Result<(), String> {
                     .map_err(|_| format!("'{key}' is not a list index"))?
             };
             if i > items.len() {
-                *l = items.into_boxed_slice();
                 return Err(format!("index {i} is out of range"));
             }
             items.insert(i, value);
-            *l = items.into_boxed_slice();
             Ok(())
         }
         _ => Err(format!("cannot add below a scalar at {path}")),
@@ -269,10 +266,7 @@ fn remove(doc: &mut Node, path: &Path) -> Result<Node, String> {
             if i >= l.len() {
                 return Err(format!("index {i} is out of range"));
             }
-            let mut items = std::mem::take(l).into_vec();
-            let removed = items.remove(i);
-            *l = items.into_boxed_slice();
-            Ok(removed)
+            Ok(l.remove(i))
         }
         _ => Err(format!("path {path} does not exist")),
     }

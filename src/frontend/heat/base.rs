@@ -53,7 +53,7 @@ pub fn parameters(pairs: Vec<(String, String)>, sources: &mut SourceMap) -> Resu
                 let span = prev.span;
                 let first = prev.take();
                 let mut list = match first.kind {
-                    Kind::List(items) => items.into_vec(),
+                    Kind::List(items) => *items,
                     _ => vec![first],
                 };
                 list.push(value);

@@ -247,7 +247,8 @@ pub fn truthy(node: &Node) -> bool {
         Kind::Int(i) => *i != 0,
         Kind::BigInt(_) => true,
         Kind::Float(f) => *f != 0.0,
-        Kind::Str(s) | Kind::Timestamp(s) => !s.is_empty(),
+        Kind::Str(s) => !s.is_empty(),
+        Kind::Timestamp(s) => !s.is_empty(),
         Kind::List(l) => !l.is_empty(),
         Kind::Map(m) => !m.is_empty(),
     }
@@ -257,13 +258,9 @@ pub fn truthy(node: &Node) -> bool {
 pub fn strings_for_timestamps(node: Node) -> Node {
     let span = node.span;
     match node.kind {
-        Kind::Timestamp(s) => Node::new(Kind::Str(s), span),
+        Kind::Timestamp(s) => Node::str(s.into_string(), span),
         Kind::List(items) => Node::list(
-            items
-                .into_vec()
-                .into_iter()
-                .map(strings_for_timestamps)
-                .collect(),
+            (*items).into_iter().map(strings_for_timestamps).collect(),
             span,
         ),
         Kind::Map(map) => {

@@ -44,9 +44,7 @@ pub fn parse_string(text: &str, value: &Node, site: &Site, heat: &mut Heat<'_>) 
 pub fn round_trip(value: Node) -> Node {
     let span = value.span;
     match value.kind {
-        Kind::List(items) => {
-            Node::list(items.into_vec().into_iter().map(round_trip).collect(), span)
-        }
+        Kind::List(items) => Node::list((*items).into_iter().map(round_trip).collect(), span),
         Kind::Map(map) => {
             let mut out = Map::default();
             for (k, v) in map.into_iter() {

@@ -213,10 +213,10 @@ impl Ops<'_> {
                 let start = old.as_list().map_or(0, <[Node]>::len);
                 self.tracer.appended(Some(&self.site.rule), start, &b);
                 let mut items = match old.kind {
-                    Kind::List(a) => a.into_vec(),
+                    Kind::List(a) => *a,
                     _ => Vec::new(),
                 };
-                items.extend(b.into_vec());
+                items.extend(*b);
                 Ok(Node::list(items, old.span))
             }
             (Kind::Str(a), Kind::Str(b)) => {

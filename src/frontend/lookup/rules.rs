@@ -328,7 +328,7 @@ fn merge_options(
                             _ => Ok(key_text(i).into()),
                         })
                         .collect::<Result<_>>()?,
-                    Kind::Str(k) => vec![k.clone()],
+                    Kind::Str(k) => vec![k.as_str().into()],
                     _ => {
                         return Err(Error::new(
                             ErrorKind::Directive,

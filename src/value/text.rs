@@ -1,0 +1,304 @@
+//! The value tree's strings, sized so a `Node` is 32 bytes: `Str` keeps up to 15 bytes inline
+//! (most keys and many values in configuration files) and longer text behind one thin pointer;
+//! `Thin` is that pointer (8 bytes) for the rarer string-carrying kinds. Both read as `&str`.
+//!
+//! Reading inline bytes back as `&str` is the crate's one `unsafe` block: the bytes are only
+//! ever copied from a whole `&str`, and checking them again on every read cost 11 % of W1's
+//! instructions (docs/PERF.md, "Memory").
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+/// Bytes a `Str` holds without allocating.
+pub const INLINE: usize = 15;
+
+/// A string behind one thin pointer.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Thin(Box<Box<str>>);
+
+/// An immutable string of the value tree: inline up to [`INLINE`] bytes, else a [`Thin`].
+#[derive(Clone)]
+pub struct Str(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Inline(Len, [u8; INLINE]),
+    Heap(Thin),
+}
+
+/// The length of an inline string. An enum, not a `u8`, so its unused values leave room for
+/// the discriminants of `Repr` and of `Kind` in the same byte (`Node` stays 32 bytes).
+#[derive(Clone, Copy)]
+#[repr(u8)]
+enum Len {
+    L0,
+    L1,
+    L2,
+    L3,
+    L4,
+    L5,
+    L6,
+    L7,
+    L8,
+    L9,
+    L10,
+    L11,
+    L12,
+    L13,
+    L14,
+    L15,
+}
+
+const LENS: [Len; INLINE + 1] = [
+    Len::L0,
+    Len::L1,
+    Len::L2,
+    Len::L3,
+    Len::L4,
+    Len::L5,
+    Len::L6,
+    Len::L7,
+    Len::L8,
+    Len::L9,
+    Len::L10,
+    Len::L11,
+    Len::L12,
+    Len::L13,
+    Len::L14,
+    Len::L15,
+];
+
+const _: () = assert!(std::mem::size_of::<Str>() == 16);
+const _: () = assert!(std::mem::size_of::<Thin>() == 8);
+
+impl Thin {
+    pub fn new(s: &str) -> Thin {
+        Thin(Box::new(s.into()))
+    }
+
+    /// The text as a `String`, without copying it.
+    pub fn into_string(self) -> String {
+        (*self.0).into_string()
+    }
+}
+
+impl Str {
+    pub fn new(s: &str) -> Str {
+        match LENS.get(s.len()) {
+            Some(&len) => {
+                let mut buf = [0u8; INLINE];
+                buf[..s.len()].copy_from_slice(s.as_bytes());
+                Str(Repr::Inline(len, buf))
+            }
+            None => Str(Repr::Heap(Thin::new(s))),
+        }
+    }
+
+    /// The text as a `String`; a long one keeps its block (no copy).
+    pub fn into_string(self) -> String {
+        match self.0 {
+            Repr::Inline(..) => self.as_str().to_string(),
+            Repr::Heap(t) => t.into_string(),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Inline(len, buf) => {
+                let bytes = &buf[..*len as usize];
+                debug_assert!(std::str::from_utf8(bytes).is_ok());
+                // SAFETY: an inline `Str` is only built by `Str::new`, which copies a whole
+                // `&str` (valid UTF-8, `len` bytes) into `buf`; the bytes are never changed.
+                #[allow(unsafe_code)]
+                unsafe {
+                    std::str::from_utf8_unchecked(bytes)
+                }
+            }
+            Repr::Heap(t) => t,
+        }
+    }
+}
+
+impl Deref for Thin {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for Str {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for Thin {
+    fn from(s: &str) -> Thin {
+        Thin::new(s)
+    }
+}
+
+impl From<String> for Thin {
+    fn from(s: String) -> Thin {
+        Thin(Box::new(s.into_boxed_str()))
+    }
+}
+
+impl From<Box<str>> for Thin {
+    fn from(s: Box<str>) -> Thin {
+        Thin(Box::new(s))
+    }
+}
+
+impl From<&str> for Str {
+    fn from(s: &str) -> Str {
+        Str::new(s)
+    }
+}
+
+impl From<&String> for Str {
+    fn from(s: &String) -> Str {
+        Str::new(s)
+    }
+}
+
+impl From<String> for Str {
+    fn from(s: String) -> Str {
+        if s.len() <= INLINE {
+            Str::new(&s)
+        } else {
+            Str(Repr::Heap(s.into()))
+        }
+    }
+}
+
+impl From<Box<str>> for Str {
+    fn from(s: Box<str>) -> Str {
+        if s.len() <= INLINE {
+            Str::new(&s)
+        } else {
+            Str(Repr::Heap(s.into()))
+        }
+    }
+}
+
+impl From<std::borrow::Cow<'_, str>> for Str {
+    fn from(s: std::borrow::Cow<'_, str>) -> Str {
+        match s {
+            std::borrow::Cow::Borrowed(b) => Str::new(b),
+            std::borrow::Cow::Owned(o) => o.into(),
+        }
+    }
+}
+
+impl AsRef<str> for Str {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl Borrow<str> for Str {
+    fn borrow(&self) -> &str {
+        self
+    }
+}
+
+impl PartialEq for Str {
+    fn eq(&self, other: &Str) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+impl Eq for Str {}
+
+impl PartialEq<str> for Str {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Str {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialOrd for Str {
+    fn partial_cmp(&self, other: &Str) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Str {
+    fn cmp(&self, other: &Str) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+/// Hashes as the `str` it holds, so inline and heap forms of one text hash alike.
+impl Hash for Str {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h);
+    }
+}
+
+impl Hash for Thin {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        (**self).hash(h);
+    }
+}
+
+impl fmt::Debug for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl fmt::Debug for Thin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl fmt::Display for Thin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_and_heap_read_back_and_compare_alike() {
+        for s in [
+            "",
+            "a",
+            "exactly15bytes!",
+            "sixteen bytes!!!",
+            "ünïcödé ključ",
+            "x".repeat(100).as_str(),
+        ] {
+            let a = Str::new(s);
+            let b: Str = s.to_string().into();
+            assert_eq!(&*a, s);
+            assert_eq!(a, b);
+            let hash = |v: &dyn Fn(&mut std::collections::hash_map::DefaultHasher)| {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                v(&mut h);
+                h.finish()
+            };
+            assert_eq!(hash(&|h| a.hash(h)), hash(&|h| s.hash(h)));
+        }
+        assert!(matches!(Str::new("exactly15bytes!").0, Repr::Inline(..)));
+        assert!(matches!(Str::new("sixteen bytes!!!").0, Repr::Heap(_)));
+    }
+}
