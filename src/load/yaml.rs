@@ -270,7 +270,6 @@ impl Builder<'_> {
                     let span = Span {
                         start,
                         end: span.end.max(start),
-                        ..span
                     };
                     let items = if set_like {
                         pairs_from_omap(items, span)?
@@ -294,7 +293,6 @@ impl Builder<'_> {
                     let span = Span {
                         start,
                         end: span.end.max(start),
-                        ..span
                     };
                     let map = self.build_map(pairs, merges, tag)?;
                     self.finish(Node::map(map, span), anchor, span)?;

@@ -38,11 +38,13 @@ fn iterate(new: Node) -> Vec<Node> {
             s.char_indices()
                 .map(|(i, c)| {
                     let at = match quote {
-                        Some(q) => Span::new(
-                            span.source,
-                            span.start as usize + q + i,
-                            span.start as usize + q + i + c.len_utf8(),
-                        ),
+                        Some(q) => {
+                            let start = span.start + (q + i) as u32;
+                            Span {
+                                start,
+                                end: start + c.len_utf8() as u32,
+                            }
+                        }
                         None => span,
                     };
                     Node::str(c.to_string(), at)

@@ -39,9 +39,10 @@ pub enum Kind {
     Map(Box<Map>),
 }
 
-// Every kind's payload is one word (or a `Str`, whose length byte also holds the kind), so a
-// node is 32 bytes: W1's two trees are 1.2 million nodes each (docs/PERF.md, "Memory").
-const _: () = assert!(std::mem::size_of::<Node>() == 32);
+// Every kind's payload is one word (or a `Str`, whose length byte also holds the kind) and a
+// span is two offsets, so a node is 24 bytes: W1's two trees are 1.2 million nodes each
+// (docs/PERF.md, "Memory").
+const _: () = assert!(std::mem::size_of::<Node>() == 24);
 
 impl Node {
     pub fn new(kind: Kind, span: Span) -> Node {

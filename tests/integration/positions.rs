@@ -68,7 +68,7 @@ fn where_(sources: &SourceMap, n: &Node) -> String {
 
 fn parse(sources: &SourceMap, leaf: &Node, text: &str) -> Option<Node> {
     let opts = LoadOptions::default();
-    let name = sources.name(leaf.span.source);
+    let name = sources.id_of(leaf.span).map_or("", |id| sources.name(id));
     if name.ends_with(".json") {
         return json::load(text, 0, &opts).ok();
     }

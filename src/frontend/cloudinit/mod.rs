@@ -70,7 +70,7 @@ pub fn render(
                     Failure::Rejected => "rejected",
                     Failure::Skipped => "skipped",
                 };
-                let who = if drop.span.source == part.source {
+                let who = if sources.id_of(drop.span) == Some(part.source) {
                     "this part".to_string()
                 } else {
                     label

@@ -157,7 +157,7 @@ pub fn prepare<'a, 'r>(
             ErrorKind::Directive,
             "Invalid Datum Hierarchy Definition: Datum.yml has no ResolutionPrecedence",
         )
-        .at(file_span(def.span.source))
+        .at(sources.id_of(def.span).map_or(Span::NONE, file_span))
         .hint("add ResolutionPrecedence: a list of paths, most specific first"));
     };
     let Some(entries) = precedence.as_list() else {

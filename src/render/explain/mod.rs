@@ -281,8 +281,7 @@ fn priors(label: &str, list: &[Prior], sources: &SourceMap, out: &mut String) {
 /// Where an anchored or aliased value was written: `(anchor &name)` when the value's text
 /// carries an anchor, `(via *name at file:line:col)` inside a copy made by an alias.
 fn alias_note_into(out: &mut String, node: &Node, via: Option<Span>, sources: &SourceMap) {
-    if let Some(src) = sources.get(node.span.source) {
-        let before = src.text.get(..node.span.start as usize).unwrap_or("");
+    if let Some(before) = sources.before(node.span) {
         let token = before
             .trim_end()
             .rsplit([' ', '\t', '\n', '[', '{', ','])
@@ -296,7 +295,7 @@ fn alias_note_into(out: &mut String, node: &Node, via: Option<Span>, sources: &S
         let name = sources.slice(alias).unwrap_or("*");
         let _ = write!(out, " (via {name} at ");
         match sources.locate(alias) {
-            Some(l) if alias.source == node.span.source => {
+            Some(l) if sources.id_of(alias) == sources.id_of(node.span) => {
                 let _ = write!(out, "{}:{}", l.line, l.column);
             }
             _ => located_into(out, sources, alias),

@@ -4,7 +4,7 @@
 
 use crate::error::Warning;
 use crate::frontend::Rendered;
-use crate::value::{Path, SourceId, SourceMap, Span};
+use crate::value::{Path, SourceMap, Span};
 use rustc_hash::FxHashMap;
 
 /// The warnings of a render, indexed so that finding those about a value costs a few hash
@@ -13,7 +13,7 @@ pub(super) struct Warnings<'r> {
     all: &'r [Warning],
     by_span: FxHashMap<Span, Vec<usize>>,
     /// By (source, end offset), for warnings about the key written right before a value.
-    by_end: FxHashMap<(SourceId, u32), Vec<usize>>,
+    by_end: FxHashMap<u32, Vec<usize>>,
     /// Warnings attached to a path.
     pathed: Vec<usize>,
 }
@@ -32,7 +32,7 @@ impl<'r> Warnings<'r> {
             }
             if let Some(s) = w.span {
                 index.by_span.entry(s).or_default().push(i);
-                index.by_end.entry((s.source, s.end)).or_default().push(i);
+                index.by_end.entry(s.end).or_default().push(i);
             }
         }
         index
@@ -70,13 +70,14 @@ impl<'r> Warnings<'r> {
         }
         // `key<ws>:<ws>value`: warnings whose span ends anywhere in the blanks before the colon.
         if !value.is_none() {
-            let text = sources.text(value.source);
-            if let Some(before) = text.get(..value.start as usize) {
+            if let Some(before) = sources.before(value) {
                 let trimmed = before.trim_end();
                 if let Some(colon) = trimmed.strip_suffix(':') {
+                    // Offsets in `before` are the span's own offsets minus its source's start.
+                    let base = value.start as usize - before.len();
                     let from = colon.trim_end().len();
                     for end in from..=colon.len() {
-                        let at = (value.source, u32::try_from(end).unwrap_or(u32::MAX));
+                        let at = u32::try_from(base + end).unwrap_or(u32::MAX);
                         hits.extend(self.by_end.get(&at).into_iter().flatten());
                     }
                 }
