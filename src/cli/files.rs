@@ -31,8 +31,8 @@ pub(super) fn too_large(name: &str, size: Option<u64>, max: usize) -> Error {
 }
 
 /// Reads at most `max + 1` bytes, so an input over the limit is noticed without holding it.
-pub(super) fn read_bounded(reader: impl Read, max: usize) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
+pub(super) fn read_bounded(reader: impl Read, max: usize, hint: usize) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(hint.min(max).saturating_add(1));
     reader
         .take(u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1))
         .read_to_end(&mut bytes)?;
@@ -49,7 +49,7 @@ pub(super) fn read_one(name: &str) -> Result<Input, Error> {
                 eprintln!("strata: reading user input from the terminal (end with Ctrl-D)");
             }
             let bytes =
-                read_bounded(stdin.lock(), max).map_err(|e| io_error("<stdin>", "read", &e))?;
+                read_bounded(stdin.lock(), max, 0).map_err(|e| io_error("<stdin>", "read", &e))?;
             if bytes.len() > max {
                 return Err(too_large("<stdin>", None, max));
             }
@@ -72,7 +72,8 @@ pub(super) fn read_one(name: &str) -> Result<Input, Error> {
             return Err(too_large(name, Some(len), max));
         }
         // A file that grows after the check is still cut at the limit (and refused later).
-        let bytes = read_bounded(file, max).map_err(|e| io_error(name, "read", &e))?;
+        let hint = usize::try_from(len).unwrap_or(usize::MAX);
+        let bytes = read_bounded(file, max, hint).map_err(|e| io_error(name, "read", &e))?;
         Ok(Input {
             name: name.to_string(),
             bytes,

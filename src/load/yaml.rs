@@ -22,6 +22,8 @@ pub fn load_stream(
         opts,
         warnings,
         stack: Vec::new(),
+        items: Vec::new(),
+        pairs: Vec::new(),
         anchors: HashMap::new(),
         expanded: 0,
         docs: Vec::new(),
@@ -109,15 +111,17 @@ fn tab_near(text: &str, offset: usize) -> Option<usize> {
     text.get(offset..)?.find('\t').map(|i| offset + i)
 }
 
+/// An open collection. Its members wait in the builder's shared `items` / `pairs` stacks from
+/// `from` on, and move into one exactly sized block when it closes: no per-collection growth.
 enum Frame {
     Seq {
-        items: Vec<Node>,
+        from: usize,
         start: u32,
         anchor: usize,
         set_like: bool,
     },
     Map {
-        pairs: Vec<(Node, Node)>,
+        from: usize,
         merges: Vec<Node>,
         key: Option<Node>,
         key_is_merge: bool,
@@ -137,6 +141,8 @@ struct Builder<'a> {
     opts: &'a LoadOptions,
     warnings: &'a mut Vec<Warning>,
     stack: Vec<Frame>,
+    items: Vec<Node>,
+    pairs: Vec<(Node, Node)>,
     anchors: HashMap<usize, (Node, usize)>,
     expanded: usize,
     docs: Vec<Node>,
@@ -233,7 +239,7 @@ impl Builder<'_> {
                     Some(t) => return Err(unknown_tag(t, span)),
                 };
                 self.stack.push(Frame::Seq {
-                    items: Vec::new(),
+                    from: self.items.len(),
                     start: span.start,
                     anchor,
                     set_like,
@@ -250,7 +256,7 @@ impl Builder<'_> {
                     Some(t) => return Err(unknown_tag(t, span)),
                 };
                 self.stack.push(Frame::Map {
-                    pairs: Vec::new(),
+                    from: self.pairs.len(),
                     merges: Vec::new(),
                     key: None,
                     key_is_merge: false,
@@ -261,7 +267,7 @@ impl Builder<'_> {
             }
             Event::SequenceEnd => {
                 if let Some(Frame::Seq {
-                    items,
+                    from,
                     start,
                     anchor,
                     set_like,
@@ -271,6 +277,7 @@ impl Builder<'_> {
                         start,
                         end: span.end.max(start),
                     };
+                    let items: Vec<Node> = self.items.drain(from..).collect();
                     let items = if set_like {
                         pairs_from_omap(items, span)?
                     } else {
@@ -282,7 +289,7 @@ impl Builder<'_> {
             }
             Event::MappingEnd => {
                 if let Some(Frame::Map {
-                    pairs,
+                    from,
                     merges,
                     start,
                     anchor,
@@ -294,7 +301,7 @@ impl Builder<'_> {
                         start,
                         end: span.end.max(start),
                     };
-                    let map = self.build_map(pairs, merges, tag)?;
+                    let map = self.build_map(from, merges, tag)?;
                     self.finish(Node::map(map, span), anchor, span)?;
                 }
             }
@@ -332,9 +339,8 @@ impl Builder<'_> {
     fn add_with_merge_flag(&mut self, node: Node, span: Span, is_merge: bool) -> Result<()> {
         match self.stack.last_mut() {
             None => self.root = Some(node),
-            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Seq { .. }) => self.items.push(node),
             Some(Frame::Map {
-                pairs,
                 merges,
                 key,
                 key_is_merge,
@@ -356,7 +362,7 @@ impl Builder<'_> {
                     if std::mem::take(key_is_merge) {
                         merges.push(node);
                     } else {
-                        pairs.push((k, node));
+                        self.pairs.push((k, node));
                     }
                 }
             },
@@ -367,16 +373,12 @@ impl Builder<'_> {
     /// PyYAML: merged pairs first (later merge sources before earlier ones, so earlier win),
     /// then the mapping's own pairs; a repeated key keeps its first position and takes the
     /// later value.
-    fn build_map(
-        &mut self,
-        pairs: Vec<(Node, Node)>,
-        merges: Vec<Node>,
-        _tag: MapTag,
-    ) -> Result<Map> {
+    fn build_map(&mut self, from: usize, merges: Vec<Node>, _tag: MapTag) -> Result<Map> {
+        let count = self.pairs.len().saturating_sub(from);
         let mut map = if merges.is_empty() {
             Map::default()
         } else {
-            Map::with_capacity(pairs.len())
+            Map::with_capacity(count)
         };
         for merge in merges {
             let sources: Vec<Node> = match merge.kind {
@@ -399,8 +401,8 @@ impl Builder<'_> {
                 }
             }
         }
-        let mut own = Map::with_capacity(pairs.len());
-        for (k, v) in pairs {
+        let mut own = Map::with_capacity(count);
+        for (k, v) in self.pairs.drain(from..) {
             let key_span = k.span;
             if let Some(old) = own.get_mut(&KeyRef(&k)) {
                 let name = describe_key(&k);
