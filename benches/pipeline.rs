@@ -45,10 +45,7 @@ fn fold(rules: &RuleSet, layers: Vec<Node>) -> Node {
 fn inputs(files: &[gen::File]) -> Vec<Input> {
     files
         .iter()
-        .map(|f| Input {
-            name: format!("{}.yaml", f.name),
-            bytes: f.yaml.clone().into_bytes(),
-        })
+        .map(|f| Input::new(format!("{}.yaml", f.name), f.yaml.clone().into_bytes()))
         .collect()
 }
 

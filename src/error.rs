@@ -144,7 +144,7 @@ fn render(
     let located = span.and_then(|s| Some((s, sources.locate(s)?)));
     if let Some((span, loc)) = located {
         let _ = writeln!(out, "  --> {loc}");
-        if let Some((src, ..)) = sources.source_of(span) {
+        if let Some((src, ..)) = sources.source_of(span).filter(|_| loc.line > 0) {
             let line = src.line_text(loc.line);
             // Long lines: show a window around the column, marked with '…'.
             let skip = loc.column.saturating_sub(80);

@@ -41,10 +41,7 @@ fuzz_target!(|data: &[u8]| {
         },
         (Some(datum), None) => Hierarchy::Datum {
             datum,
-            node: Input {
-                name: "node.yml".into(),
-                bytes: b"{}".to_vec(),
-            },
+            node: Input::new("node.yml", b"{}".to_vec()),
             root: PathBuf::new(),
         },
         _ if layers.is_empty() => return,

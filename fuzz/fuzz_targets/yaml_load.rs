@@ -15,10 +15,7 @@ fuzz_target!(|data: &[u8]| {
         explain: false,
     };
     let mut sources = SourceMap::new();
-    let input = Input {
-        name: "fuzz.yaml".into(),
-        bytes: data.to_vec(),
-    };
+    let input = Input::new("fuzz.yaml", data.to_vec());
     let id = match add_text_input(input, &mut sources, &settings) {
         Ok(id) => id,
         Err(e) => {

@@ -27,10 +27,7 @@ pub struct Segment<'a> {
 
 impl Segment<'_> {
     pub fn input(&self) -> Input {
-        Input {
-            name: self.name.clone(),
-            bytes: self.bytes.to_vec(),
-        }
+        Input::new(self.name.clone(), self.bytes.to_vec())
     }
     pub fn text(&self) -> String {
         String::from_utf8_lossy(self.bytes).into_owned()

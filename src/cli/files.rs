@@ -4,9 +4,11 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::frontend::Input;
+use crate::value::Reload;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path as FsPath, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 pub(super) fn read_inputs(names: &[String]) -> Result<Vec<Input>, Error> {
     names.iter().map(|n| read_one(n)).collect()
@@ -39,6 +41,25 @@ pub(super) fn read_bounded(reader: impl Read, max: usize, hint: usize) -> std::i
     Ok(bytes)
 }
 
+/// How to read a regular file's text again after it is released: as Python's `linecache`
+/// does, only if its size and modification time are still those of the first read.
+fn reload(path: &FsPath, first: &std::fs::Metadata) -> Option<Reload> {
+    if !first.is_file() {
+        return None;
+    }
+    let (path, len, modified) = (path.to_path_buf(), first.len(), first.modified().ok()?);
+    Some(Reload(Arc::new(move || {
+        let file = std::fs::File::open(&path).ok()?;
+        let now = file.metadata().ok()?;
+        if now.len() != len || now.modified().ok()? != modified {
+            return None;
+        }
+        let len = usize::try_from(len).ok()?;
+        let bytes = read_bounded(file, len, len).ok()?;
+        String::from_utf8(bytes).ok()
+    })))
+}
+
 /// Reads one input: a file, or stdin for '-'.
 pub(super) fn read_one(name: &str) -> Result<Input, Error> {
     let max = MAX_INPUT_SIZE.load(Ordering::Relaxed);
@@ -56,6 +77,7 @@ pub(super) fn read_one(name: &str) -> Result<Input, Error> {
             return Ok(Input {
                 name: "<stdin>".into(),
                 bytes,
+                reload: None,
             });
         }
         let path = FsPath::new(name);
@@ -67,16 +89,19 @@ pub(super) fn read_one(name: &str) -> Result<Input, Error> {
             );
         }
         let file = std::fs::File::open(path).map_err(|e| io_error(name, "read", &e))?;
-        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let meta = file.metadata().ok();
+        let len = meta.as_ref().map_or(0, |m| m.len());
         if len > u64::try_from(max).unwrap_or(u64::MAX) {
             return Err(too_large(name, Some(len), max));
         }
         // A file that grows after the check is still cut at the limit (and refused later).
         let hint = usize::try_from(len).unwrap_or(usize::MAX);
         let bytes = read_bounded(file, max, hint).map_err(|e| io_error(name, "read", &e))?;
+        let reload = meta.and_then(|m| reload(path, &m));
         Ok(Input {
             name: name.to_string(),
             bytes,
+            reload,
         })
     }
 }
@@ -134,4 +159,27 @@ pub fn write_atomic_with(
         let _ = std::fs::remove_file(&tmp);
         io_error(&name, "write", &e)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_read_again_only_while_unchanged() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("layer.yaml");
+        std::fs::write(&path, "a: 1\n").expect("write");
+        let meta = std::fs::metadata(&path).expect("metadata");
+        let again = reload(&path, &meta).expect("a regular file can be read again");
+        assert_eq!((again.0)().as_deref(), Some("a: 1\n"));
+        std::fs::write(&path, "a: 12\n").expect("rewrite");
+        assert_eq!(
+            (again.0)(),
+            None,
+            "a changed file is not shown as the one read"
+        );
+        std::fs::remove_file(&path).expect("remove");
+        assert_eq!((again.0)(), None);
+    }
 }

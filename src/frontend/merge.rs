@@ -2,7 +2,7 @@
 //! `--how`: maps merge deeply and anything else is replaced. With `--how`: cloud-init's merger
 //! grammar, with cloud-init's exact semantics, for every layer.
 
-use super::{add_text_input, Input, Rendered, Settings};
+use super::{add_text_input, built_from, Input, Rendered, Settings};
 use crate::error::{Error, ErrorKind, Result};
 use crate::load::{self, yaml};
 use crate::merge::{Engine, Trace};
@@ -43,6 +43,7 @@ pub fn render(
         } else {
             layers.extend(yaml::load_stream(text, id, &settings.load, &mut warnings)?);
         }
+        built_from(id, sources, settings);
     }
     let mut trace = settings.explain.then(Trace::default);
     let mut acc = Node::empty_map(Span::NONE);

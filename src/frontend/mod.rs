@@ -9,13 +9,26 @@ pub mod merge;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::load::{self, LoadOptions};
 use crate::merge::Trace;
-use crate::value::{Node, SourceId, SourceMap, Span};
+use crate::value::{Node, Reload, SourceId, SourceMap, Span};
 
-/// One input as read by the CLI: a display name and its bytes.
-#[derive(Clone, Debug)]
+/// One input as read by the CLI: a display name, its bytes and, for a file, how to read its
+/// text again after the text is released.
+#[derive(Clone, Debug, Default)]
 pub struct Input {
     pub name: String,
     pub bytes: Vec<u8>,
+    pub reload: Option<Reload>,
+}
+
+impl Input {
+    /// An input held only in memory (its text is never released).
+    pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Input {
+        Input {
+            name: name.into(),
+            bytes: bytes.into(),
+            reload: None,
+        }
+    }
 }
 
 /// Settings every front-end honours.
@@ -52,11 +65,20 @@ pub fn add_text_input(
     }
     load::check_binary(&input.bytes, &input.name)?;
     match load::decode_utf8(input.bytes) {
-        Ok(text) => Ok(sources.add(input.name, text)),
+        Ok(text) => Ok(sources.add_reloadable(input.name, text, input.reload)),
         Err((lossy, at)) => {
             let id = sources.add(input.name, lossy);
             Err(load::utf8_error(id, at))
         }
+    }
+}
+
+/// A layer's values are built from its text: without `--explain` the text is released (a
+/// file's text is read again only if a message needs a position in it). Keeps W1's peak
+/// memory within 3x its input (docs/PERF.md, "Memory").
+pub fn built_from(id: SourceId, sources: &mut SourceMap, settings: &Settings) {
+    if !settings.explain {
+        sources.release(id);
     }
 }
 

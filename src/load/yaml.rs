@@ -384,7 +384,7 @@ impl Builder<'_> {
             let sources: Vec<Node> = match merge.kind {
                 Kind::Map(_) => vec![merge],
                 Kind::List(items) => {
-                    let mut items = *items;
+                    let mut items = Vec::from(items);
                     if let Some(bad) = items.iter().find(|n| n.as_map().is_none()) {
                         return Err(merge_error(bad.span));
                     }

@@ -449,7 +449,6 @@ fn strip(
             }
             let span = node.span;
             if let Kind::List(items) = node.kind {
-                let items = *items;
                 let keys = datum_hash::tuple_keys(s, &items);
                 let mut kept = Vec::with_capacity(items.len());
                 for item in items {

@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 
 fn into_items(n: Node) -> Vec<Node> {
     match n.kind {
-        Kind::List(items) => *items,
+        Kind::List(items) => Vec::from(items),
         _ => Vec::new(),
     }
 }

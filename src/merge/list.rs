@@ -2,7 +2,7 @@
 //! gives its characters, a mapping its keys), index-wise `replace` that keeps the old length,
 //! `no_replace`, the `recurse_*` options — plus `Whole` (the new value replaces the list).
 
-use super::{room, Engine, MergeError, Merger, Outcome};
+use super::{Engine, MergeError, Merger, Outcome};
 use crate::strategy::{ListMethod, ListOpts, Merger as Spec};
 use crate::value::{Key, Kind, Node, Span};
 
@@ -26,7 +26,7 @@ impl ListMerger<'_> {
 fn iterate(new: Node) -> Vec<Node> {
     let span = new.span;
     match new.kind {
-        Kind::List(items) => *items,
+        Kind::List(items) => Vec::from(items),
         Kind::Str(s) => {
             // Each character points at itself when the source text is the string as written
             // (plain, or quoted without escapes); otherwise at the whole string.
@@ -108,7 +108,7 @@ impl Merger for ListMerger<'_> {
         let Kind::List(old_items) = old.kind else {
             return new;
         };
-        let mut items = *old_items;
+        let mut items = old_items;
         match self.opts.method {
             ListMethod::Whole => {
                 eng.record(
@@ -139,7 +139,7 @@ impl Merger for ListMerger<'_> {
                     eng.record(Outcome::Appended, Some(self.spec), item.span, &[], &[]);
                     eng.pop();
                 }
-                items.reserve_exact(room(start + added.len()) - start);
+                // In place: the block grows by doubling, so appending part after part is linear.
                 items.extend(added);
                 Node::list(items, span)
             }
@@ -161,7 +161,7 @@ impl Merger for ListMerger<'_> {
                 let Kind::List(new_items) = new.kind else {
                     return Node::list(items, span);
                 };
-                for (i, n) in (*new_items).into_iter().enumerate() {
+                for (i, n) in new_items.into_iter().enumerate() {
                     let Some(slot) = items.get_mut(i) else {
                         // Extra new items are dropped: the old length is kept.
                         eng.push_index(i);

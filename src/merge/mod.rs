@@ -189,17 +189,6 @@ impl<'a> Engine<'a> {
     }
 }
 
-/// The capacity to give a list (or string) that grows by appends, part after part: its length
-/// rounded up to a power of two. A list is a boxed slice between merges (no spare capacity), so
-/// a plain `extend` would copy the whole list at every part — quadratic over 500 parts. Asking for
-/// this size instead lets the allocator shrink the block in place when the slice is boxed and
-/// grow it in place at the next append while the length stays in the same power of two
-/// (mimalloc and glibc both keep a block whose new size is at least half of it), so the list
-/// is copied only when it doubles: appends stay linear overall.
-pub(crate) fn room(len: usize) -> usize {
-    len.checked_next_power_of_two().unwrap_or(len)
-}
-
 /// `key_text` without a copy for string keys.
 pub fn key_cow(k: &Node) -> std::borrow::Cow<'_, str> {
     match &k.kind {

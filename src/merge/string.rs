@@ -1,7 +1,7 @@
 //! Str merger: cloud-init's `m_str`. Without `append` the new value (of any type) wins; with
 //! `append` strings are joined, and a non-string new value is a TypeError (the part is dropped).
 
-use super::{room, Engine, MergeError, Merger, Outcome};
+use super::{Engine, MergeError, Merger, Outcome};
 use crate::strategy::{Merger as Spec, StrOpts};
 use crate::value::{Kind, Node};
 
@@ -35,15 +35,13 @@ impl Merger for StrMerger<'_> {
                     &[&old, &new],
                 );
                 let span = old.span;
-                let (Kind::Str(a), Kind::Str(b)) = (old.kind, new.kind) else {
+                let (Kind::Str(mut joined), Kind::Str(b)) = (old.kind, new.kind) else {
                     return Node::null(span);
                 };
-                // The old text's block is reused and kept a power of two large (see `room`):
-                // a string appended to part after part is not copied every time.
-                let mut joined = a.into_string();
-                joined.reserve_exact(room(joined.len() + b.len()) - joined.len());
+                // In place: the old text's block grows by doubling, so a string appended to
+                // part after part is not copied every time.
                 joined.push_str(&b);
-                Node::str(joined, span)
+                Node::new(Kind::Str(joined), span)
             }
             _ => {
                 eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&old], &[]);

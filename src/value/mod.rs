@@ -11,8 +11,11 @@ mod text;
 
 pub use map::{Lookup, Map};
 pub use path::{Path, Seg};
-pub use span::{Location, Source, SourceId, SourceMap, Span};
+pub use span::{Location, Reload, Source, SourceId, SourceMap, Span};
 pub use text::{Str, Thin};
+
+/// A list's items: one block holding length, capacity and nodes, behind one thin pointer.
+pub type List = thin_vec::ThinVec<Node>;
 
 use std::hash::{Hash, Hasher};
 
@@ -35,7 +38,7 @@ pub enum Kind {
     Float(f64),
     Str(Str),
     Timestamp(Thin),
-    List(Box<Vec<Node>>),
+    List(List),
     Map(Box<Map>),
 }
 
@@ -54,9 +57,8 @@ impl Node {
     pub fn str(s: impl Into<Str>, span: Span) -> Node {
         Node::new(Kind::Str(s.into()), span)
     }
-    pub fn list(mut items: Vec<Node>, span: Span) -> Node {
-        items.shrink_to_fit();
-        Node::new(Kind::List(Box::new(items)), span)
+    pub fn list(items: impl Into<List>, span: Span) -> Node {
+        Node::new(Kind::List(items.into()), span)
     }
     pub fn map(map: Map, span: Span) -> Node {
         Node::new(Kind::Map(Box::new(map)), span)

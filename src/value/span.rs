@@ -1,12 +1,17 @@
 //! Positions: `SourceId`, `Span` and the `SourceMap` that owns every input text and turns
 //! offsets into `file:line:col` only when something is printed.
 //!
+//! A text can be released once its values are built (W1's two 20 MB texts would otherwise stay
+//! beside their trees for the whole run): a file's text is then read again, like Python's
+//! `linecache`, only if a message needs a position in it, through the `Reload` its reader gave.
+//!
 //! All sources of a run share one 32-bit offset space: a source's id is the offset of its first
 //! byte, and a span is two offsets in that space. A span is 8 bytes and a `Node` 24 (W1's two
 //! trees hold 2.4 million nodes); which source a span is in is a binary search, done only when
 //! a position is printed.
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// A source text (a file, stdin, a MIME part, an archive entry): the offset of its first byte
 /// in the run's offset space, as given by [`SourceMap::add`].
@@ -48,34 +53,65 @@ fn clamp(v: usize) -> u32 {
     u32::try_from(v).unwrap_or(u32::MAX)
 }
 
+/// Reads a released text again. Given by whoever read the text (the CLI, for files), so the
+/// core never touches files; `None` when the text is no longer the one that was read.
+#[derive(Clone)]
+pub struct Reload(pub Arc<dyn Fn() -> Option<String> + Send + Sync>);
+
+impl fmt::Debug for Reload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Reload")
+    }
+}
+
 /// One input text with its display name and, computed once on demand, its line starts.
 #[derive(Debug)]
 pub struct Source {
     pub name: String,
-    pub text: String,
+    /// Empty after `SourceMap::release` until `text()` reads it again.
+    text: OnceLock<String>,
+    len: usize,
+    reload: Option<Reload>,
     /// Its id: the offset of its first byte in the run's offset space.
     base: u32,
-    line_starts: std::sync::OnceLock<Vec<u32>>,
+    line_starts: OnceLock<Vec<u32>>,
     /// (byte offset, characters before it) about every `CHAR_MARK` bytes, built on demand: a
     /// column far into a long line is found without counting from the line's start, so many
     /// warnings on one long line cost linear time, not quadratic.
-    char_marks: std::sync::OnceLock<Vec<(usize, usize)>>,
+    char_marks: OnceLock<Vec<(usize, usize)>>,
 }
 
 const CHAR_MARK: usize = 4096;
 
 impl Source {
+    /// The text. A released one is read again (once); it is empty if that is not possible.
+    pub fn text(&self) -> &str {
+        self.text.get_or_init(|| {
+            self.reload
+                .as_ref()
+                .and_then(|r| (r.0)())
+                .filter(|t| t.len() == self.len)
+                .unwrap_or_default()
+        })
+    }
+
+    /// Whether the text is there (or could be read again): positions in it can be shown.
+    pub fn available(&self) -> bool {
+        self.text().len() == self.len
+    }
+
     /// Characters before byte `offset`, which must be a character boundary.
     fn chars_before(&self, offset: usize) -> usize {
+        let text = self.text();
         let marks = self.char_marks.get_or_init(|| {
             let mut marks = Vec::new();
             let (mut at, mut chars) = (0, 0);
-            while at < self.text.len() {
-                let mut next = (at + CHAR_MARK).min(self.text.len());
-                while !self.text.is_char_boundary(next) {
+            while at < text.len() {
+                let mut next = (at + CHAR_MARK).min(text.len());
+                while !text.is_char_boundary(next) {
                     next += 1;
                 }
-                chars += self.text.get(at..next).map_or(0, |t| t.chars().count());
+                chars += text.get(at..next).map_or(0, |t| t.chars().count());
                 marks.push((next, chars));
                 at = next;
             }
@@ -87,13 +123,14 @@ impl Source {
             .and_then(|i| marks.get(i))
             .copied()
             .unwrap_or((0, 0));
-        c + self.text.get(b..offset).map_or(0, |t| t.chars().count())
+        c + text.get(b..offset).map_or(0, |t| t.chars().count())
     }
 
     fn line_starts(&self) -> &[u32] {
+        let text = self.text();
         self.line_starts.get_or_init(|| {
             let mut starts = vec![0u32];
-            for (i, b) in self.text.bytes().enumerate() {
+            for (i, b) in text.bytes().enumerate() {
                 if b == b'\n' {
                     starts.push(clamp(i + 1));
                 }
@@ -104,14 +141,15 @@ impl Source {
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let text = self.text();
         let starts = self.line_starts();
         let line = match starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),
         };
         let start = starts.get(line).copied().unwrap_or(0) as usize;
-        let end = (offset as usize).min(self.text.len());
-        let col = match self.text.get(start..end) {
+        let end = (offset as usize).min(text.len());
+        let col = match text.get(start..end) {
             Some(s) if s.len() > CHAR_MARK => self
                 .chars_before(end)
                 .saturating_sub(self.chars_before(start)),
@@ -123,16 +161,13 @@ impl Source {
 
     /// The text of a 1-based line, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
+        let text = self.text();
         let starts = self.line_starts();
         let Some(&start) = starts.get(line.saturating_sub(1)) else {
             return "";
         };
-        let end = starts
-            .get(line)
-            .map(|&e| e as usize)
-            .unwrap_or(self.text.len());
-        self.text
-            .get(start as usize..end)
+        let end = starts.get(line).map(|&e| e as usize).unwrap_or(text.len());
+        text.get(start as usize..end)
             .unwrap_or("")
             .trim_end_matches(['\n', '\r'])
     }
@@ -154,6 +189,9 @@ pub struct Location<'a> {
 
 impl fmt::Display for Location<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return write!(f, "{} (changed since it was read)", self.file);
+        }
         write!(f, "{}:{}:{}", self.file, self.line, self.column)
     }
 }
@@ -166,27 +204,42 @@ impl SourceMap {
     /// Adds a source and returns its id. Each source takes its length plus one offset (a span
     /// may end at, or point just past, the last byte).
     pub fn add(&mut self, name: impl Into<String>, text: String) -> SourceId {
-        let base = self
-            .sources
-            .last()
-            .map_or(0, |s| offset(s.base, s.text.len() + 1));
+        self.add_reloadable(name, text, None)
+    }
+
+    /// Adds a source that `release` may drop and `reload` read again.
+    pub fn add_reloadable(
+        &mut self,
+        name: impl Into<String>,
+        text: String,
+        reload: Option<Reload>,
+    ) -> SourceId {
+        let base = self.used();
         self.sources.push(Source {
             name: name.into(),
-            text,
+            len: text.len(),
+            text: OnceLock::from(text),
+            reload,
             base,
-            line_starts: std::sync::OnceLock::new(),
-            char_marks: std::sync::OnceLock::new(),
+            line_starts: OnceLock::new(),
+            char_marks: OnceLock::new(),
         });
         base
     }
 
-    /// Offsets left in the run's space: a text longer than this gets saturated positions.
-    pub fn room(&self) -> usize {
-        let used = self
-            .sources
-            .last()
-            .map_or(0, |s| offset(s.base, s.text.len() + 1));
-        (u32::MAX - 1 - used) as usize
+    /// Drops a source's text if it can be read again (its values are built; messages that
+    /// need a position in it read it again). A source without a `Reload` keeps its text.
+    pub fn release(&mut self, id: SourceId) {
+        let i = self.sources.partition_point(|s| s.base < id);
+        if let Some(src) = self.sources.get_mut(i).filter(|s| s.base == id) {
+            if src.reload.is_some() {
+                src.text = OnceLock::new();
+            }
+        }
+    }
+
+    fn used(&self) -> u32 {
+        self.sources.last().map_or(0, |s| offset(s.base, s.len + 1))
     }
 
     pub fn get(&self, id: SourceId) -> Option<&Source> {
@@ -203,7 +256,7 @@ impl SourceMap {
         let src = self.sources.get(i.checked_sub(1)?)?;
         let start = (span.start - src.base) as usize;
         let end = (span.end.saturating_sub(src.base) as usize).max(start);
-        (start <= src.text.len()).then_some((src, start, end))
+        (start <= src.len).then_some((src, start, end))
     }
 
     /// The id of the source a span points into.
@@ -216,12 +269,20 @@ impl SourceMap {
     }
 
     pub fn text(&self, id: SourceId) -> &str {
-        self.get(id).map(|s| s.text.as_str()).unwrap_or("")
+        self.get(id).map(|s| s.text()).unwrap_or("")
     }
 
-    /// `file:line:col` of a span's start, or `None` for synthesized values.
+    /// `file:line:col` of a span's start, or `None` for synthesized values. Line and column
+    /// are 0 if the text was released and has changed since (only the file is known).
     pub fn locate(&self, span: Span) -> Option<Location<'_>> {
         let (src, start, _) = self.source_of(span)?;
+        if !src.available() {
+            return Some(Location {
+                file: &src.name,
+                line: 0,
+                column: 0,
+            });
+        }
         let (line, column) = src.line_col(clamp(start));
         Some(Location {
             file: &src.name,
@@ -233,13 +294,13 @@ impl SourceMap {
     /// The source text a span covers.
     pub fn slice(&self, span: Span) -> Option<&str> {
         let (src, start, end) = self.source_of(span)?;
-        src.text.get(start..end)
+        src.text().get(start..end)
     }
 
     /// The text of a span's source before the span.
     pub fn before(&self, span: Span) -> Option<&str> {
         let (src, start, _) = self.source_of(span)?;
-        src.text.get(..start)
+        src.text().get(..start)
     }
 
     pub fn len(&self) -> usize {
@@ -276,5 +337,43 @@ mod tests {
         assert_eq!(map.name(empty), "empty.yaml");
         assert_eq!(map.locate(Span::NONE), None);
         assert_eq!(map.before(Span::new(a, 3, 4)), Some("k: "));
+    }
+
+    #[test]
+    fn a_released_text_is_read_again_only_if_unchanged() {
+        let text = "a: 1\nb: [x, y]\n";
+        let reads = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = Arc::clone(&reads);
+        let same = Reload(Arc::new(move || {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Some(text.to_string())
+        }));
+        let changed = Reload(Arc::new(|| Some("a: 2\nb: [x, y]\n".to_string())));
+        let gone = Reload(Arc::new(|| None));
+        let mut map = SourceMap::new();
+        let kept = map.add("kept.yaml", text.into());
+        let same = map.add_reloadable("same.yaml", text.into(), Some(same));
+        let changed = map.add_reloadable("changed.yaml", text.into(), Some(changed));
+        let longer = map.add_reloadable("gone.yaml", text.into(), Some(gone));
+        for id in [kept, same, changed, longer] {
+            map.release(id);
+        }
+        let at = |id| map.locate(Span::new(id, 9, 10)).map(|l| l.to_string());
+        assert_eq!(at(kept).as_deref(), Some("kept.yaml:2:5"));
+        assert_eq!(at(same).as_deref(), Some("same.yaml:2:5"));
+        assert_eq!(map.slice(Span::new(same, 9, 10)), Some("x"));
+        assert_eq!(
+            reads.load(std::sync::atomic::Ordering::Relaxed),
+            1,
+            "read once, then kept"
+        );
+        // Same length, other bytes: the length check cannot see it, the reader's does (the
+        // CLI compares size and modification time); a refused read leaves only the file.
+        assert_eq!(at(changed).as_deref(), Some("changed.yaml:2:5"));
+        assert_eq!(
+            at(longer).as_deref(),
+            Some("gone.yaml (changed since it was read)")
+        );
+        assert_eq!(map.slice(Span::new(longer, 9, 10)), None);
     }
 }

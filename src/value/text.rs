@@ -1,22 +1,24 @@
-//! The value tree's strings, sized so a `Node` is 32 bytes: `Str` keeps up to 15 bytes inline
+//! The value tree's strings, sized so a `Node` is 24 bytes: `Str` keeps up to 15 bytes inline
 //! (most keys and many values in configuration files) and longer text behind one thin pointer;
-//! `Thin` is that pointer (8 bytes) for the rarer string-carrying kinds. Both read as `&str`.
+//! `Thin` is that pointer (8 bytes: one block holding length, capacity and bytes), also used
+//! alone by the rarer string-carrying kinds. Both read as `&str`.
 //!
-//! Reading inline bytes back as `&str` is the crate's one `unsafe` block: the bytes are only
-//! ever copied from a whole `&str`, and checking them again on every read cost 11 % of W1's
+//! Reading the bytes back as `&str` is the crate's one kind of `unsafe`: they are only ever
+//! copied from whole `&str`s, and checking them again on every read cost 11 % of W1's
 //! instructions (docs/PERF.md, "Memory").
 
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
+use thin_vec::ThinVec;
 
 /// Bytes a `Str` holds without allocating.
 pub const INLINE: usize = 15;
 
-/// A string behind one thin pointer.
+/// A string behind one thin pointer. Invariant: the bytes are UTF-8 (only `&str`s go in).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Thin(Box<Box<str>>);
+pub struct Thin(ThinVec<u8>);
 
 /// An immutable string of the value tree: inline up to [`INLINE`] bytes, else a [`Thin`].
 #[derive(Clone)]
@@ -75,12 +77,23 @@ const _: () = assert!(std::mem::size_of::<Thin>() == 8);
 
 impl Thin {
     pub fn new(s: &str) -> Thin {
-        Thin(Box::new(s.into()))
+        let mut bytes = ThinVec::with_capacity(s.len());
+        bytes.extend_from_slice(s.as_bytes());
+        Thin(bytes)
     }
 
-    /// The text as a `String`, without copying it.
-    pub fn into_string(self) -> String {
-        (*self.0).into_string()
+    pub fn as_str(&self) -> &str {
+        debug_assert!(std::str::from_utf8(&self.0).is_ok());
+        // SAFETY: the bytes were copied from `&str`s whole (`new`, `push_str`), never changed.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::str::from_utf8_unchecked(&self.0)
+        }
+    }
+
+    /// Appends text in place; the block grows by doubling, so repeated appends stay linear.
+    pub fn push_str(&mut self, tail: &str) {
+        self.0.extend_from_slice(tail.as_bytes());
     }
 }
 
@@ -96,11 +109,20 @@ impl Str {
         }
     }
 
-    /// The text as a `String`; a long one keeps its block (no copy).
-    pub fn into_string(self) -> String {
-        match self.0 {
-            Repr::Inline(..) => self.as_str().to_string(),
-            Repr::Heap(t) => t.into_string(),
+    /// Appends text in place (a long string's block grows by doubling: repeated appends, as
+    /// `str(append)` does part after part, stay linear).
+    pub fn push_str(&mut self, tail: &str) {
+        match &mut self.0 {
+            Repr::Heap(t) => t.push_str(tail),
+            Repr::Inline(..) => {
+                let mut t = Thin::new(self);
+                t.push_str(tail);
+                *self = if t.len() <= INLINE {
+                    Str::new(&t)
+                } else {
+                    Str(Repr::Heap(t))
+                };
+            }
         }
     }
 
@@ -124,7 +146,7 @@ impl Str {
 impl Deref for Thin {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
@@ -143,13 +165,13 @@ impl From<&str> for Thin {
 
 impl From<String> for Thin {
     fn from(s: String) -> Thin {
-        Thin(Box::new(s.into_boxed_str()))
+        Thin::new(&s)
     }
 }
 
 impl From<Box<str>> for Thin {
     fn from(s: Box<str>) -> Thin {
-        Thin(Box::new(s))
+        Thin::new(&s)
     }
 }
 
@@ -167,21 +189,13 @@ impl From<&String> for Str {
 
 impl From<String> for Str {
     fn from(s: String) -> Str {
-        if s.len() <= INLINE {
-            Str::new(&s)
-        } else {
-            Str(Repr::Heap(s.into()))
-        }
+        Str::new(&s)
     }
 }
 
 impl From<Box<str>> for Str {
     fn from(s: Box<str>) -> Str {
-        if s.len() <= INLINE {
-            Str::new(&s)
-        } else {
-            Str(Repr::Heap(s.into()))
-        }
+        Str::new(&s)
     }
 }
 
@@ -189,7 +203,7 @@ impl From<std::borrow::Cow<'_, str>> for Str {
     fn from(s: std::borrow::Cow<'_, str>) -> Str {
         match s {
             std::borrow::Cow::Borrowed(b) => Str::new(b),
-            std::borrow::Cow::Owned(o) => o.into(),
+            std::borrow::Cow::Owned(o) => Str::new(&o),
         }
     }
 }

@@ -229,10 +229,7 @@ fn without_explain_nothing_is_recorded() {
         ..Default::default()
     };
     let mut sources = strata::value::SourceMap::new();
-    let input = strata::frontend::Input {
-        name: "x.yaml".into(),
-        bytes: b"#cloud-config\na: [1]\n".to_vec(),
-    };
+    let input = strata::frontend::Input::new("x.yaml", b"#cloud-config\na: [1]\n".to_vec());
     let plain =
         strata::frontend::cloudinit::render(vec![input], &mut sources, &settings).expect("render");
     assert!(plain.trace.is_none());

@@ -266,3 +266,26 @@ fn large_output_is_streamed_whole() {
     );
     assert_eq!(back["k2999"]["text"], "line one 2999\nline two\n");
 }
+
+/// Without `--explain` a file's text is released once its values are built; a message that
+/// needs a position afterwards reads the file again and still shows the line.
+#[test]
+fn messages_after_loading_still_show_the_line() {
+    let err = strata(&[
+        "merge",
+        "--rules",
+        "merge-rules/rules.yml",
+        "merge-rules/base.yml",
+        "merge/list-root.yaml",
+    ])
+    .fails(1)
+    .to_string();
+    assert!(err.contains("merge/list-root.yaml:1:1"), "{err}");
+    assert!(err.contains("1 | - a"), "{err}");
+
+    let err = strata(&["merge", "--output", "json", "merge/not-a-number.yaml"])
+        .fails(1)
+        .to_string();
+    assert!(err.contains("merge/not-a-number.yaml:4:10"), "{err}");
+    assert!(err.contains("4 |   ratio: .nan"), "{err}");
+}

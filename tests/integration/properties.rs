@@ -196,10 +196,7 @@ fn yaml_back(doc: &Node) -> Result<Node, String> {
 }
 
 fn input(name: &str, doc: &Node) -> Input {
-    Input {
-        name: name.into(),
-        bytes: render::yaml::to_string(doc, None).into_bytes(),
-    }
+    Input::new(name, render::yaml::to_string(doc, None).into_bytes())
 }
 
 /// `strata merge [--how SPEC] a.yaml b.yaml ...` through the library.
@@ -400,12 +397,9 @@ proptest! {
                 _ => Node::new(Kind::Int(2), span),
             }
         };
-        let list = |v: &[usize]| Node::list(v.iter().map(|&i| pool(i)).collect(), Span::NONE);
+        let list = |v: &[usize]| Node::list(v.iter().map(|&i| pool(i)).collect::<Vec<_>>(), Span::NONE);
         let doc = |v: &[usize]| map_of(vec![(Key::str("items"), list(v))]);
-        let options = Input {
-            name: "options.yml".into(),
-            bytes: b"lookup_options:\n  items: {merge_basetype_array: Unique}\n".to_vec(),
-        };
+        let options = Input::new("options.yml", b"lookup_options:\n  items: {merge_basetype_array: Unique}\n".to_vec());
         let job = LookupJob {
             key: Some("items".into()),
             hierarchy: Hierarchy::Layers {

@@ -8,7 +8,7 @@ use super::tracer::Tracer;
 use crate::error::{Error, ErrorKind, Result};
 use crate::merge::RuleRef;
 use crate::strategy::Origin;
-use crate::value::{Key, Kind, Map, Node, SourceId, SourceMap, Span};
+use crate::value::{Key, Kind, List, Map, Node, SourceId, SourceMap, Span};
 
 /// Builds the starting `parameters` mapping from the `-P` pairs.
 pub fn parameters(pairs: Vec<(String, String)>, sources: &mut SourceMap) -> Result<Node> {
@@ -53,8 +53,8 @@ pub fn parameters(pairs: Vec<(String, String)>, sources: &mut SourceMap) -> Resu
                 let span = prev.span;
                 let first = prev.take();
                 let mut list = match first.kind {
-                    Kind::List(items) => *items,
-                    _ => vec![first],
+                    Kind::List(items) => items,
+                    _ => List::from(vec![first]),
                 };
                 list.push(value);
                 *prev = Node::list(list, span);

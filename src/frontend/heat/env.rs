@@ -7,7 +7,7 @@ use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{check_size, Input, Settings};
 use crate::load::{self, yaml};
 use crate::merge::key_text;
-use crate::value::{Key, Kind, Map, Node, SourceId, SourceMap, Span};
+use crate::value::{Key, Kind, List, Map, Node, SourceId, SourceMap, Span};
 
 /// A section of the merged environment, in the order Heat's API creates them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,9 +258,12 @@ pub fn truthy(node: &Node) -> bool {
 pub fn strings_for_timestamps(node: Node) -> Node {
     let span = node.span;
     match node.kind {
-        Kind::Timestamp(s) => Node::str(s.into_string(), span),
+        Kind::Timestamp(s) => Node::str(&*s, span),
         Kind::List(items) => Node::list(
-            (*items).into_iter().map(strings_for_timestamps).collect(),
+            items
+                .into_iter()
+                .map(strings_for_timestamps)
+                .collect::<List>(),
             span,
         ),
         Kind::Map(map) => {

@@ -7,7 +7,7 @@ use super::ops::Site;
 use super::Heat;
 use crate::error::{Error, ErrorKind, Result};
 use crate::load::json;
-use crate::value::{Key, Kind, Map, Node};
+use crate::value::{Key, Kind, List, Map, Node};
 
 /// Parses a Json parameter given as a string. The JSON text becomes a source of its own, so
 /// the parsed values keep positions (shown as `file (JSON of 'name'):line:col`).
@@ -44,7 +44,7 @@ pub fn parse_string(text: &str, value: &Node, site: &Site, heat: &mut Heat<'_>) 
 pub fn round_trip(value: Node) -> Node {
     let span = value.span;
     match value.kind {
-        Kind::List(items) => Node::list((*items).into_iter().map(round_trip).collect(), span),
+        Kind::List(items) => Node::list(items.into_iter().map(round_trip).collect::<List>(), span),
         Kind::Map(map) => {
             let mut out = Map::default();
             for (k, v) in map.into_iter() {

@@ -9,7 +9,7 @@ use super::tracer::Tracer;
 use super::types::PType;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::merge::{Outcome, RuleRef};
-use crate::value::{Kind, Node, SourceMap};
+use crate::value::{Kind, List, Node, SourceMap};
 
 /// The parameter being merged, for messages and the trace.
 #[derive(Debug)]
@@ -213,10 +213,10 @@ impl Ops<'_> {
                 let start = old.as_list().map_or(0, <[Node]>::len);
                 self.tracer.appended(Some(&self.site.rule), start, &b);
                 let mut items = match old.kind {
-                    Kind::List(a) => *a,
-                    _ => Vec::new(),
+                    Kind::List(a) => a,
+                    _ => List::new(),
                 };
-                items.extend(*b);
+                items.extend(b);
                 Ok(Node::list(items, old.span))
             }
             (Kind::Str(a), Kind::Str(b)) => {

@@ -6,7 +6,7 @@
 use super::resolve::DocLayers;
 use super::rules::{compile, get_ci, Fallback};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontend::{add_text_input, Input, Settings};
+use crate::frontend::{add_text_input, built_from, Input, Settings};
 use crate::load;
 use crate::strategy::selector::DatumRules;
 use crate::value::{Node, SourceMap};
@@ -20,7 +20,9 @@ pub fn load_input(
 ) -> Result<Option<Node>> {
     let json = load::is_json_name(&input.name);
     let id = add_text_input(input, sources, settings)?;
-    load::load_document(sources.text(id), id, json, &settings.load, warnings)
+    let doc = load::load_document(sources.text(id), id, json, &settings.load, warnings)?;
+    built_from(id, sources, settings);
+    Ok(doc)
 }
 
 /// How an options document may be written.

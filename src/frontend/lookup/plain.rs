@@ -9,7 +9,7 @@ use super::layers::{load_input, rules_from_doc, OptionsForm};
 use super::resolve::{all_keys, Found, LayerSource, Run};
 use super::rules::Fallback;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontend::{add_text_input, Input, Rendered, Settings};
+use crate::frontend::{add_text_input, built_from, Input, Rendered, Settings};
 use crate::load::{self, yaml};
 use crate::merge::{key_text, Trace};
 use crate::value::{Key, Map, Node, SourceMap, Span};
@@ -66,6 +66,7 @@ pub fn merge_with_rules(
         } else {
             yaml::load_stream(text, id, &settings.load, &mut warnings)?
         };
+        built_from(id, sources, settings);
         for doc in docs {
             match doc.kind {
                 crate::value::Kind::Map(_) => layers.push(Some(doc)),
