@@ -83,11 +83,16 @@ impl Merger for DictMerger<'_> {
             return Node::empty_map(span);
         };
         let tracing = eng.tracing();
+        // Room for exactly the keys this merge adds (doubling would leave a loaded map's
+        // block half empty), but at least an eighth more, so a map that many layers each add a
+        // key to still grows geometrically.
         let added = nm
             .iter()
             .filter(|(k, _)| om.get_index_of(*k).is_none())
             .count();
-        om.reserve_exact(added);
+        if added > 0 {
+            om.reserve_exact(added.max(om.len() / 8));
+        }
         for (k, nv) in nm.into_iter() {
             eng.push_key(&k);
             match om.get_index_of(&k) {
