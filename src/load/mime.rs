@@ -39,8 +39,13 @@ pub struct MimeError {
 /// cloud-init's test: `mime-version:` (any case) within the first 4096 bytes.
 pub fn is_mime(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(4096)];
-    head.windows(13)
-        .any(|w| w.eq_ignore_ascii_case(b"mime-version:"))
+    // Compare only where an 'm' starts (one byte test per position, not thirteen).
+    head.iter().enumerate().any(|(i, &b)| {
+        b | 0x20 == b'm'
+            && head
+                .get(i..i + 13)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"mime-version:"))
+    })
 }
 
 /// Whether bytes start with the gzip magic number.

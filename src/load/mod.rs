@@ -86,7 +86,14 @@ pub fn check_text(text: &str, source: SourceId) -> Result<()> {
 
 /// Rejects binary data (a NUL byte near the start) before any decoding, naming the file.
 pub fn check_binary(bytes: &[u8], name: &str) -> Result<()> {
-    match bytes.iter().take(8192).position(|&b| b == 0) {
+    let head = &bytes[..bytes.len().min(8192)];
+    // `contains` on bytes is a memchr; the position is only needed for the message.
+    let nul = if head.contains(&0) {
+        head.iter().position(|&b| b == 0)
+    } else {
+        None
+    };
+    match nul {
         None => Ok(()),
         Some(at) => Err(Error::new(
             ErrorKind::Parse,

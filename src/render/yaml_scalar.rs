@@ -204,9 +204,12 @@ pub(super) fn literal_block(s: &str, indent: usize) -> Option<Block> {
     if !s.contains('\n') || s.starts_with('\n') {
         return None;
     }
-    if !s
-        .chars()
-        .all(|c| c == '\n' || c == '\t' || (printable(c) && c != '\u{2028}' && c != '\u{2029}'))
+    // Printable ASCII, tabs and line breaks (the common case) checked bytewise first.
+    let ascii = s.bytes().all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\t'));
+    if !ascii
+        && !s
+            .chars()
+            .all(|c| c == '\n' || c == '\t' || (printable(c) && c != '\u{2028}' && c != '\u{2029}'))
     {
         return None;
     }
