@@ -1,6 +1,6 @@
 //! The `strata` binary: everything lives in the library; this only hands over the exit code.
-//! (The system allocator: since values are a few large blocks rather than millions of small
-//! ones, mimalloc no longer ran faster and held more memory; docs/PERF.md, "Allocator".)
+//! It runs on the system allocator: for strata's tree of few, larger blocks it holds less memory
+//! than mimalloc did (the W1 memory target needs it) at ~5 % of time (docs/PERF.md, "Allocator").
 
 fn main() -> std::process::ExitCode {
     strata::cli::main()
