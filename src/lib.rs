@@ -6,6 +6,7 @@
 //! ```text
 //! argv ─ cli ─▶ inputs (read once) ─▶ SourceMap (text + lines), a SourceId per file / part
 //! bytes ─ load::{yaml,json,mime} ─▶ value::Node trees; every node carries a Span
+//!           └─ without --explain a file's text is then released (re-read for a message)
 //! documents ─ frontend::<name> ─▶ ordered layers + strategy::RuleSet
 //! layers ─ merge::Engine (Merger per kind, dispatch on the old value's type) ─▶ merged Node
 //!           └─ with --explain only: merge::Trace of Steps
