@@ -13,7 +13,7 @@ use crate::value::{Node, Reload, SourceId, SourceMap, Span};
 
 /// One input as read by the CLI: a display name, its bytes and, for a file, how to read its
 /// text again after the text is released.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Input {
     pub name: String,
     pub bytes: Vec<u8>,

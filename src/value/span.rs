@@ -230,12 +230,17 @@ impl SourceMap {
     /// Drops a source's text if it can be read again (its values are built; messages that
     /// need a position in it read it again). A source without a `Reload` keeps its text.
     pub fn release(&mut self, id: SourceId) {
-        let i = self.sources.partition_point(|s| s.base < id);
-        if let Some(src) = self.sources.get_mut(i).filter(|s| s.base == id) {
+        if let Some(src) = self.index(id).and_then(|i| self.sources.get_mut(i)) {
             if src.reload.is_some() {
                 src.text = OnceLock::new();
             }
         }
+    }
+
+    /// Where the source with this id sits in `sources` (ids ascend with it).
+    fn index(&self, id: SourceId) -> Option<usize> {
+        let i = self.sources.partition_point(|s| s.base < id);
+        (self.sources.get(i)?.base == id).then_some(i)
     }
 
     fn used(&self) -> u32 {
@@ -243,8 +248,7 @@ impl SourceMap {
     }
 
     pub fn get(&self, id: SourceId) -> Option<&Source> {
-        let i = self.sources.partition_point(|s| s.base < id);
-        self.sources.get(i).filter(|s| s.base == id)
+        self.sources.get(self.index(id)?)
     }
 
     /// The source a span points into, with the span's offsets within its text.

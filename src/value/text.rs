@@ -7,7 +7,6 @@
 //! copied from whole `&str`s, and checking them again on every read cost 11 % of W1's
 //! instructions (docs/PERF.md, "Memory").
 
-use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
@@ -17,7 +16,7 @@ use thin_vec::ThinVec;
 pub const INLINE: usize = 15;
 
 /// A string behind one thin pointer. Invariant: the bytes are UTF-8 (only `&str`s go in).
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Thin(ThinVec<u8>);
 
 /// An immutable string of the value tree: inline up to [`INLINE`] bytes, else a [`Thin`].
@@ -169,20 +168,8 @@ impl From<String> for Thin {
     }
 }
 
-impl From<Box<str>> for Thin {
-    fn from(s: Box<str>) -> Thin {
-        Thin::new(&s)
-    }
-}
-
 impl From<&str> for Str {
     fn from(s: &str) -> Str {
-        Str::new(s)
-    }
-}
-
-impl From<&String> for Str {
-    fn from(s: &String) -> Str {
         Str::new(s)
     }
 }
@@ -190,33 +177,6 @@ impl From<&String> for Str {
 impl From<String> for Str {
     fn from(s: String) -> Str {
         Str::new(&s)
-    }
-}
-
-impl From<Box<str>> for Str {
-    fn from(s: Box<str>) -> Str {
-        Str::new(&s)
-    }
-}
-
-impl From<std::borrow::Cow<'_, str>> for Str {
-    fn from(s: std::borrow::Cow<'_, str>) -> Str {
-        match s {
-            std::borrow::Cow::Borrowed(b) => Str::new(b),
-            std::borrow::Cow::Owned(o) => Str::new(&o),
-        }
-    }
-}
-
-impl AsRef<str> for Str {
-    fn as_ref(&self) -> &str {
-        self
-    }
-}
-
-impl Borrow<str> for Str {
-    fn borrow(&self) -> &str {
-        self
     }
 }
 
@@ -230,23 +190,6 @@ impl Eq for Str {}
 impl PartialEq<str> for Str {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for Str {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl PartialOrd for Str {
-    fn partial_cmp(&self, other: &Str) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Str {
-    fn cmp(&self, other: &Str) -> std::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
     }
 }
 

@@ -43,7 +43,7 @@ fn check_rendered(rendered: &strata::frontend::Rendered, sources: &SourceMap) ->
         };
         let ok = if concatenated {
             // The value starts with the first contributor's text; the trace lists the rest.
-            matches!((&parsed.kind, &leaf.kind), (Kind::Str(a), Kind::Str(b)) if b.starts_with(a.as_ref()))
+            matches!((&parsed.kind, &leaf.kind), (Kind::Str(a), Kind::Str(b)) if b.starts_with(a.as_str()))
         } else {
             parsed.py_eq(leaf)
         };
