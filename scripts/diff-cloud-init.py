@@ -9,11 +9,14 @@ test dependency); run it by hand after changing merge semantics:
     /usr/bin/python3 scripts/diff-cloud-init.py --cases 2000 --seed 1
 
 Each case is 2-4 parts with random data and random merge_how strings (string grammar and the
-list-of-dicts form). Every part goes to cloud-init's CloudConfigPartHandler exactly as its own
-test suite feeds its merge fixtures, and all parts go to `strata cloud-init --output json`;
-the results are compared as typed JSON (1 and 1.0 and true differ).
+list-of-dicts form); values include what PyYAML builds from tags (`!!binary` bytes, e.g. a
+`write_files` entry's content, `!!set`, `!!omap` pairs, dates). Every part goes to cloud-init's
+CloudConfigPartHandler exactly as its own test suite feeds its merge fixtures, and all parts go
+to `strata cloud-init`; strata's YAML output is read back with PyYAML and compared with
+cloud-init's merged config as typed Python values (1, 1.0 and True differ; bytes, sets and
+tuples are kept).
 """
-import argparse, json, logging, os, random, subprocess, sys, tempfile
+import argparse, datetime, gzip, logging, math, os, random, subprocess, sys, tempfile
 
 logging.disable(logging.CRITICAL)
 import yaml
@@ -27,9 +30,46 @@ LIST_OPTS = ["append", "prepend", "replace", "no_replace", "recurse_list", "recu
 STR_OPTS = ["append", "recurse_list"]
 
 
+class Omap(list):
+    """Pairs written as `!!omap` (PyYAML builds a list of tuples from it)."""
+
+
+yaml.SafeDumper.add_representer(
+    Omap, lambda d, v: d.represent_sequence("tag:yaml.org,2002:omap", [{k: x} for k, x in v])
+)
+
+
+def typed(v):
+    """A value with its Python types made explicit, for exact comparison."""
+    if isinstance(v, float) and math.isnan(v):
+        return ("float", "nan")
+    if isinstance(v, dict):
+        return ("dict", tuple((typed(k), typed(x)) for k, x in v.items()))
+    if isinstance(v, (set, frozenset)):
+        return ("set", frozenset(typed(x) for x in v))
+    if isinstance(v, list) and not all(isinstance(x, tuple) for x in v):
+        # A tuple among other items has no YAML form a safe loader reads back: strata writes
+        # it as a list, as cloud-init's own dumper writes every tuple.
+        return ("list", tuple(typed(list(x) if isinstance(x, tuple) else x) for x in v))
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, tuple(typed(x) for x in v))
+    return (type(v).__name__, repr(v))
+
+
 def value(rng, depth):
-    kinds = ["int", "str", "null", "bool", "float"] + (["list", "map", "list", "map"] if depth < 3 else [])
+    kinds = ["int", "str", "null", "bool", "float", "bytes", "date"] + (
+        ["list", "map", "list", "map", "set", "omap"] if depth < 3 else []
+    )
     k = rng.choice(kinds)
+    if k == "bytes":
+        raw = rng.choice([b"", b"hello", bytes(range(rng.randint(0, 200)))])
+        return gzip.compress(raw, mtime=0) if rng.random() < 0.3 else raw
+    if k == "date":
+        return datetime.date(2024, rng.randint(1, 12), rng.randint(1, 28))
+    if k == "set":
+        return set(rng.sample(STRS, rng.randint(0, 3)))
+    if k == "omap":
+        return Omap((rng.choice(KEYS), value(rng, depth + 1)) for _ in range(rng.randint(1, 3)))
     if k == "int":
         return rng.randint(0, 3)
     if k == "str":
@@ -72,6 +112,10 @@ def case(rng):
     parts = []
     for _ in range(rng.randint(2, 4)):
         doc = {rng.choice(KEYS): value(rng, 1) for _ in range(rng.randint(1, 3))}
+        if rng.random() < 0.15:
+            # cloud-init's documented form: write_files content given as !!binary.
+            content = gzip.compress(rng.choice([b"#!/bin/sh\necho hi\n", b"\x00\x01binary"]), mtime=0)
+            doc["write_files"] = [{"path": "/tmp/f", "encoding": "gzip", "content": content}]
         how = merge_how(rng)
         if how is not None:
             doc[rng.choice(["merge_how", "merge_how", "merge_type"])] = how
@@ -94,7 +138,7 @@ def cloud_init(handler, parts):
     handler.handle_part(None, CONTENT_START, None, None, None, None)
     for i, (text, headers) in enumerate(parts):
         handler.handle_part(None, None, f"part-{i}.yaml", text, None, dict(headers))
-    result = json.loads(json.dumps(handler.cloud_buf, default=str))
+    result = typed(handler.cloud_buf)
     handler.handle_part(None, CONTENT_END, None, None, None, None)
     return result
 
@@ -126,12 +170,12 @@ def main():
                     f.write(text)
                 files.append(path)
             want = cloud_init(handler, parts)
-            run = subprocess.run([args.strata, "cloud-init", "--output", "json", *files], capture_output=True, text=True)
-            got = json.loads(run.stdout) if run.returncode == 0 else {"<exit>": run.returncode, "<stderr>": run.stderr}
-            if json.dumps(got, sort_keys=True) != json.dumps(want, sort_keys=True):
+            run = subprocess.run([args.strata, "cloud-init", *files], capture_output=True, text=True)
+            got = typed(yaml.safe_load(run.stdout)) if run.returncode == 0 else ("<exit>", run.returncode, run.stderr)
+            if got != want:
                 failures += 1
                 if failures <= 5:
-                    print(f"case {n} differs\n" + "\n---\n".join(f"{h}\n{t}" for t, h in parts) + f"\ncloud-init: {json.dumps(want)}\nstrata:     {json.dumps(got)}\n")
+                    print(f"case {n} differs\n" + "\n---\n".join(f"{h}\n{t}" for t, h in parts) + f"\ncloud-init: {want}\nstrata:     {got}\n")
     print(f"{args.cases - failures} passed, {failures} failed")
     sys.exit(1 if failures else 0)
 

@@ -305,7 +305,12 @@ fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
         })?),
     };
     let (strict, out) = (common.strict, common.out.clone());
-    let rendered = dispatch(cli.command, sources, &settings)?;
+    let mut rendered = dispatch(cli.command, sources, &settings)?;
+    if format == Format::Json {
+        // Binary data and sets have no JSON type: say what they become.
+        let notes = render::json::lossy(&rendered.doc);
+        rendered.warnings.extend(notes);
+    }
     report_warnings(&rendered, sources, strict)?;
     let result = match format {
         // Streamed: the rendered text is never held whole.

@@ -24,6 +24,11 @@ pub struct LoadOptions {
     pub max_documents: usize,
     /// Bytes of one input (also bounds gzip and base64 decoding).
     pub max_input_size: usize,
+    /// `!!python/unicode` builds a string (cloud-init's loader adds this to `SafeLoader`).
+    pub python_unicode: bool,
+    /// Timestamps, implicit or `!!timestamp`, are built as their text, unchecked (Heat's
+    /// loader constructs them with its string constructor).
+    pub timestamps_as_text: bool,
 }
 
 impl Default for LoadOptions {
@@ -34,6 +39,8 @@ impl Default for LoadOptions {
             alias_budget: 1_000_000,
             max_documents: 100_000,
             max_input_size: 512 * 1024 * 1024,
+            python_unicode: false,
+            timestamps_as_text: false,
         }
     }
 }

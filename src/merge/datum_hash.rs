@@ -114,6 +114,8 @@ pub(super) fn hash_value(n: &Node, fold: bool, h: &mut FxHasher) {
                 h.write_u8(1);
                 let _ = HashText { h, fold }.write_str(&crate::render::yaml::float_text(*f));
             }
+            // Never equal to anything but themselves (`value_eq`): hashed by kind.
+            Kind::Bytes(_) | Kind::Set(_) | Kind::Tuple(_) => h.write_u8(4),
         }
         return;
     }
@@ -153,6 +155,20 @@ pub(super) fn hash_value(n: &Node, fold: bool, h: &mut FxHasher) {
                 hash_value(v, fold, h);
             }
         }
+        Kind::Bytes(b) => {
+            h.write_u8(8);
+            h.write(b);
+        }
+        // Sets compare without order: hashed by size.
+        Kind::Set(m) => {
+            h.write_u8(9);
+            h.write_usize(m.len());
+        }
+        Kind::Tuple(items) => {
+            h.write_u8(10);
+            h.write_usize(items.len());
+            items.iter().for_each(|i| hash_value(i, fold, h));
+        }
     }
 }
 
@@ -163,6 +179,7 @@ pub(super) fn value_eq(a: &Node, b: &Node, fold: bool) -> bool {
     }
     match (&a.kind, &b.kind) {
         (Kind::Null, Kind::Null) => true,
+        (Kind::Bytes(_) | Kind::Set(_) | Kind::Tuple(_), _) => a == b,
         (Kind::List(x), Kind::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| value_eq(p, q, fold))
         }

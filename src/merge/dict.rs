@@ -29,7 +29,7 @@ impl DictMerger<'_> {
             DictMethod::NoReplace => {
                 let recurse = match new.kind {
                     Kind::Map(_) => true,
-                    Kind::List(_) => self.opts.recurse_list,
+                    Kind::List(_) | Kind::Tuple(_) => self.opts.recurse_list,
                     Kind::Str(_) => self.opts.recurse_str,
                     _ => false,
                 };

@@ -1,6 +1,9 @@
 //! List merger: cloud-init's `m_list` — `append`, `prepend` (iterating the new value: a string
 //! gives its characters, a mapping its keys), index-wise `replace` that keeps the old length,
 //! `no_replace`, the `recurse_*` options — plus `Whole` (the new value replaces the list).
+//! A tuple (an `!!omap` pair) counts as a list wherever cloud-init tests for
+//! `(list, tuple)`, and an old tuple is merged as a list and made a tuple again
+//! (`_on_tuple`).
 
 use super::{Engine, MergeError, Merger, Outcome};
 use crate::strategy::{ListMethod, ListOpts, Merger as Spec};
@@ -14,7 +17,7 @@ pub struct ListMerger<'a> {
 impl ListMerger<'_> {
     fn recurses(&self, new: &Node) -> bool {
         match new.kind {
-            Kind::List(_) => self.opts.recurse_list,
+            Kind::List(_) | Kind::Tuple(_) => self.opts.recurse_list,
             Kind::Str(_) => self.opts.recurse_str,
             Kind::Map(_) => self.opts.recurse_dict,
             _ => false,
@@ -22,11 +25,19 @@ impl ListMerger<'_> {
     }
 }
 
+/// The items of a list or a tuple.
+fn items_of(n: &Node) -> Option<&[Node]> {
+    match &n.kind {
+        Kind::List(items) | Kind::Tuple(items) => Some(items),
+        _ => None,
+    }
+}
+
 /// Python's `list(x)` for the values the dict merger can hand over.
 fn iterate(new: Node) -> Vec<Node> {
     let span = new.span;
     match new.kind {
-        Kind::List(items) => Vec::from(items),
+        Kind::List(items) | Kind::Tuple(items) => Vec::from(items),
         Kind::Str(s) => {
             // Each character points at itself when the source text is the string as written
             // (plain, or quoted without escapes); otherwise at the whole string.
@@ -58,13 +69,13 @@ fn iterate(new: Node) -> Vec<Node> {
 
 impl Merger for ListMerger<'_> {
     fn check(&self, eng: &mut Engine<'_>, old: &Node, new: &Node) -> Result<(), MergeError> {
-        let Some(old_items) = old.as_list() else {
+        let Some(old_items) = items_of(old) else {
             return Ok(());
         };
         match (self.opts.method, &new.kind) {
             (
                 ListMethod::Append | ListMethod::Prepend,
-                Kind::List(_) | Kind::Str(_) | Kind::Map(_),
+                Kind::List(_) | Kind::Tuple(_) | Kind::Str(_) | Kind::Map(_),
             ) => Ok(()),
             (ListMethod::Append | ListMethod::Prepend, _) => Err(eng.error(
                 format!(
@@ -74,7 +85,7 @@ impl Merger for ListMerger<'_> {
                 new.span,
             )),
             (ListMethod::Whole, _) | (ListMethod::Replace, Kind::Str(_) | Kind::Map(_)) => Ok(()),
-            (ListMethod::Replace, Kind::List(new_items)) => {
+            (ListMethod::Replace, Kind::List(new_items) | Kind::Tuple(new_items)) => {
                 for (i, (o, n)) in old_items.iter().zip(new_items.iter()).enumerate() {
                     if self.recurses(n) {
                         eng.push_index(i);
@@ -105,8 +116,15 @@ impl Merger for ListMerger<'_> {
 
     fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
         let span = old.span;
-        let Kind::List(old_items) = old.kind else {
-            return new;
+        let old_items = match old.kind {
+            Kind::List(items) => items,
+            Kind::Tuple(items) => {
+                // `_on_tuple`: `tuple(self._on_list(list(value), merge_with))`.
+                let merged = self.merge(eng, Node::list(items, span), new);
+                let at = merged.span;
+                return Node::new(Kind::Tuple(iterate(merged).into()), at);
+            }
+            _ => return new,
         };
         let mut items = old_items;
         match self.opts.method {
@@ -120,7 +138,7 @@ impl Merger for ListMerger<'_> {
                 );
                 new
             }
-            ListMethod::Replace if !matches!(new.kind, Kind::List(_)) => {
+            ListMethod::Replace if items_of(&new).is_none() => {
                 // The type changes: the new value is returned as it is.
                 eng.record(
                     Outcome::Replaced,
@@ -158,7 +176,7 @@ impl Merger for ListMerger<'_> {
                 Node::list(items, span)
             }
             ListMethod::Replace => {
-                let Kind::List(new_items) = new.kind else {
+                let (Kind::List(new_items) | Kind::Tuple(new_items)) = new.kind else {
                     return Node::list(items, span);
                 };
                 for (i, n) in new_items.into_iter().enumerate() {

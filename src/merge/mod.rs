@@ -206,6 +206,7 @@ pub fn key_text(k: &Node) -> String {
         Kind::Bool(b) => b.to_string(),
         Kind::Int(i) => i.to_string(),
         Kind::Float(f) => f.to_string(),
-        Kind::List(_) | Kind::Map(_) => "?".into(),
+        Kind::Bytes(b) => crate::value::base64(b),
+        Kind::List(_) | Kind::Map(_) | Kind::Set(_) | Kind::Tuple(_) => "?".into(),
     }
 }

@@ -1,7 +1,7 @@
 //! JSON writer: pretty-printed with two-space indentation, keys in order. Non-string keys are
 //! written as Python's `json` module writes them (`true`, `1`, `null`); timestamps as strings.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::merge::key_text;
 use crate::value::{Kind, Node};
 
@@ -22,10 +22,46 @@ pub fn to_string(node: &Node) -> Result<String> {
 pub fn check(node: &Node) -> Result<()> {
     match &node.kind {
         Kind::Float(f) if !f.is_finite() => Err(no_json_form(*f, node)),
-        Kind::List(items) => items.iter().try_for_each(check),
+        Kind::List(items) | Kind::Tuple(items) => items.iter().try_for_each(check),
         Kind::Map(m) => m.values().try_for_each(check),
+        Kind::Set(m) => m.keys().try_for_each(|k| check(&k.0)),
         _ => Ok(()),
     }
+}
+
+/// Values JSON holds only in another form, with what becomes of them: binary data is
+/// written as a base64 string and a set as an array (Python's `json` refuses both). The
+/// first few, in document order.
+pub fn lossy(node: &Node) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let mut todo = vec![node];
+    while let Some(n) = todo.pop() {
+        if out.len() >= 20 {
+            break;
+        }
+        match &n.kind {
+            Kind::Bytes(_) => out.push(Warning::new(
+                "binary data (!!binary) is written to JSON as a base64 string: a JSON reader sees text",
+                n.span,
+            )),
+            Kind::Set(m) => {
+                out.push(Warning::new(
+                    "a set (!!set) is written to JSON as an array",
+                    n.span,
+                ));
+                todo.extend(m.keys().rev().map(|k| &k.0));
+            }
+            Kind::List(items) | Kind::Tuple(items) => todo.extend(items.iter().rev()),
+            Kind::Map(m) => {
+                for (k, v) in m.iter().rev() {
+                    todo.push(v);
+                    todo.push(&k.0);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn no_json_form(f: f64, node: &Node) -> Error {
@@ -112,9 +148,19 @@ fn scalar(out: &mut String, node: &Node) -> Result<bool> {
         Kind::Float(f) => return Err(no_json_form(*f, node)),
         Kind::Str(s) => write_string(out, s),
         Kind::Timestamp(s) => write_string(out, s),
-        Kind::List(_) | Kind::Map(_) => return Ok(false),
+        Kind::Bytes(b) => write_string(out, &crate::value::base64(b)),
+        Kind::List(_) | Kind::Map(_) | Kind::Set(_) | Kind::Tuple(_) => return Ok(false),
     }
     Ok(true)
+}
+
+/// The items a JSON array holds for a list, a tuple or a set.
+fn array_items(node: &Node) -> Option<Vec<&Node>> {
+    match &node.kind {
+        Kind::List(items) | Kind::Tuple(items) => Some(items.iter().collect()),
+        Kind::Set(m) => Some(m.keys().map(|k| &k.0).collect()),
+        _ => None,
+    }
 }
 
 fn newline(out: &mut String, indent: usize) {
@@ -125,6 +171,24 @@ fn newline(out: &mut String, indent: usize) {
 fn write_value(out: &mut Out<'_>, node: &Node, indent: usize) {
     // `check` has run: a scalar that fails here cannot occur; it would be left out.
     if scalar(&mut out.buf, node).unwrap_or(true) {
+        return;
+    }
+    if let Some(items) = array_items(node) {
+        if items.is_empty() {
+            out.buf.push_str("[]");
+            return;
+        }
+        out.buf.push('[');
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                out.buf.push(',');
+            }
+            newline(&mut out.buf, indent + 2);
+            write_value(out, item, indent + 2);
+            out.spill(SPILL_AT);
+        }
+        newline(&mut out.buf, indent);
+        out.buf.push(']');
         return;
     }
     match &node.kind {
@@ -164,6 +228,17 @@ fn write_value(out: &mut Out<'_>, node: &Node, indent: usize) {
 
 fn write_compact(out: &mut String, node: &Node) -> Result<()> {
     if scalar(out, node)? {
+        return Ok(());
+    }
+    if let Some(items) = array_items(node) {
+        out.push('[');
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_compact(out, item)?;
+        }
+        out.push(']');
         return Ok(());
     }
     match &node.kind {

@@ -3,9 +3,12 @@
 //! friends. Multi-line strings become literal blocks. An optional annotator puts a trailing
 //! comment on chosen lines (used by `--explain`).
 
+use super::yaml_scalar::{
+    binary_block, literal_block, push_int, push_scalar_string, push_spaces, push_timestamp,
+    write_key,
+};
 pub use super::yaml_scalar::{float_text, scalar_string};
-use super::yaml_scalar::{literal_block, push_int, push_scalar_string, push_spaces, write_key};
-use crate::value::{Kind, Node};
+use crate::value::{base64, Key, Kind, Node};
 
 /// Comments for [`write_annotated`]. The writer says where it is in the tree (`enter` /
 /// `leave` around every node, in document order) and, at the end of each line, asks about the
@@ -193,19 +196,30 @@ impl<'a> Writer<'a> {
             self.out.push('\n');
         }
         self.enter(doc, Place::Root);
-        match &doc.kind {
-            Kind::Map(m) if !m.is_empty() => self.map_body(doc, 0),
-            Kind::List(l) if !l.is_empty() => self.list_body(doc, 0),
-            _ => {
-                self.inline(doc, 0);
+        match block_tag(doc) {
+            Some(Block::Map) => self.map_body(doc, 0),
+            Some(Block::List) => self.list_body(doc, 0),
+            Some(tagged) => {
+                self.out.push_str(tagged.tag());
                 self.newline(doc);
+                self.collection(doc, tagged, 0);
             }
+            None => self.scalar_after(doc, 0, ""),
         }
         self.leave();
     }
 
     fn indent(&mut self, n: usize) {
         push_spaces(&mut self.out, n);
+    }
+
+    /// A block collection's entries, the first one on the current line.
+    fn collection(&mut self, node: &Node, block: Block, indent: usize) {
+        match block {
+            Block::Map => self.map_body(node, indent),
+            Block::Set => self.set_body(node, indent),
+            Block::List | Block::Pairs(_) | Block::Tuple => self.list_body(node, indent),
+        }
     }
 
     fn map_body(&mut self, node: &Node, indent: usize) {
@@ -216,38 +230,75 @@ impl<'a> Writer<'a> {
                 self.indent(indent);
             }
             first = false;
-            let at = self.out.len();
-            write_key(&mut self.out, &k.0);
-            if self.out.len() - at > 1000 {
-                self.out.insert_str(at, "? ");
-                self.out.push('\n');
-                self.indent(indent);
-            }
-            self.out.push(':');
-            self.enter(v, Place::Key(&k.0));
-            self.value_after_indicator(v, indent);
+            self.entry(&k.0, v, indent, true);
+        }
+    }
+
+    /// `key: value`, the value on this line or as a block below.
+    fn entry(&mut self, k: &Node, v: &Node, indent: usize, enter: bool) {
+        let at = self.out.len();
+        write_key(&mut self.out, k);
+        if self.out.len() - at > 1000 {
+            self.out.insert_str(at, "? ");
+            self.out.push('\n');
+            self.indent(indent);
+        }
+        self.out.push(':');
+        if enter {
+            self.enter(v, Place::Key(k));
+        }
+        self.value_after_indicator(v, indent);
+        if enter {
             self.leave();
         }
     }
 
+    /// A set's members as `member: null` lines (PyYAML's form of `!!set`).
+    fn set_body(&mut self, node: &Node, indent: usize) {
+        let Kind::Set(m) = &node.kind else { return };
+        for (i, k) in m.keys().enumerate() {
+            if i > 0 {
+                self.indent(indent);
+            }
+            write_key(&mut self.out, &k.0);
+            self.out.push_str(": null");
+            self.out.push('\n');
+        }
+    }
+
     fn list_body(&mut self, node: &Node, indent: usize) {
-        let Some(items) = node.as_list() else { return };
+        let items: &[Node] = match &node.kind {
+            Kind::List(l) | Kind::Tuple(l) => l,
+            _ => return,
+        };
+        let pairs = matches!(node.kind, Kind::List(_)) && pairs_tag(items).is_some();
         for (i, item) in items.iter().enumerate() {
             if i > 0 {
                 self.indent(indent);
             }
             self.out.push('-');
             self.enter(item, Place::Index(i));
-            match &item.kind {
-                Kind::Map(m) if !m.is_empty() => {
+            match (&item.kind, pairs) {
+                (Kind::Tuple(kv), true) => {
                     self.out.push(' ');
-                    self.map_body(item, indent + 2);
+                    if let [k, v] = &kv[..] {
+                        self.entry(k, v, indent + 2, false);
+                    }
                 }
-                Kind::List(l) if !l.is_empty() => {
-                    self.out.push(' ');
-                    self.list_body(item, indent + 2);
-                }
-                _ => self.scalar_after_indicator(item, indent + 2),
+                _ => match block_tag(item) {
+                    Some(b @ (Block::Map | Block::List | Block::Tuple)) => {
+                        self.out.push(' ');
+                        self.collection(item, b, indent + 2);
+                    }
+                    Some(tagged) => {
+                        self.out.push(' ');
+                        self.out.push_str(tagged.tag());
+                        self.newline(item);
+                        self.indent(indent + 2);
+                        self.collection(item, tagged, indent + 2);
+                    }
+                    None => self.scalar_after(item, indent + 2, " "),
+                },
             }
             self.leave();
         }
@@ -255,46 +306,111 @@ impl<'a> Writer<'a> {
 
     /// After `key:`: a nested block on the next lines, or ` scalar`.
     fn value_after_indicator(&mut self, v: &Node, indent: usize) {
-        match &v.kind {
-            Kind::Map(m) if !m.is_empty() => {
+        match block_tag(v) {
+            Some(b) => {
+                self.out.push_str(b.tag_after_space());
                 self.newline(v);
                 self.indent(indent + 2);
-                self.map_body(v, indent + 2);
+                self.collection(v, b, indent + 2);
             }
-            Kind::List(l) if !l.is_empty() => {
-                self.newline(v);
-                self.indent(indent + 2);
-                self.list_body(v, indent + 2);
-            }
-            _ => self.scalar_after_indicator(v, indent + 2),
+            None => self.scalar_after(v, indent + 2, " "),
         }
     }
 
-    fn scalar_after_indicator(&mut self, v: &Node, block_indent: usize) {
-        if let Kind::Str(s) = &v.kind {
-            if let Some(block) = literal_block(s, block_indent) {
-                self.out.push(' ');
-                self.out.push_str(&block.header);
-                self.newline(v);
-                self.out.push_str(&block.body);
-                return;
-            }
+    /// A scalar (or an empty or lone collection) after `sep`: on this line, or as a
+    /// literal block whose lines are indented to `block_indent`.
+    fn scalar_after(&mut self, v: &Node, block_indent: usize, sep: &str) {
+        let block = match &v.kind {
+            Kind::Str(s) => literal_block(s, block_indent).map(|b| (b, "")),
+            Kind::Bytes(b) if !b.is_empty() => Some((binary_block(b, block_indent), "!!binary ")),
+            _ => None,
+        };
+        self.out.push_str(sep);
+        if let Some((block, tag)) = block {
+            self.out.push_str(tag);
+            self.out.push_str(&block.header);
+            self.newline(v);
+            self.out.push_str(&block.body);
+            return;
         }
-        self.out.push(' ');
-        self.inline(v, block_indent);
+        self.inline(v);
         self.newline(v);
     }
 
-    fn inline(&mut self, v: &Node, _indent: usize) {
+    fn inline(&mut self, v: &Node) {
         match &v.kind {
             Kind::Null => self.out.push_str("null"),
             Kind::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
             Kind::Int(i) => push_int(&mut self.out, *i),
-            Kind::BigInt(s) | Kind::Timestamp(s) => self.out.push_str(s),
+            Kind::BigInt(s) => self.out.push_str(s),
+            Kind::Timestamp(s) => push_timestamp(&mut self.out, s),
             Kind::Float(f) => self.out.push_str(&float_text(*f)),
             Kind::Str(s) => push_scalar_string(&mut self.out, s),
-            Kind::List(_) => self.out.push_str("[]"),
+            Kind::Bytes(b) => {
+                self.out.push_str("!!binary ");
+                push_scalar_string(&mut self.out, &base64(b));
+            }
+            Kind::Set(_) => self.out.push_str("!!set {}"),
+            Kind::List(_) | Kind::Tuple(_) => self.out.push_str("[]"),
             Kind::Map(_) => self.out.push_str("{}"),
         }
     }
+}
+
+/// How a non-empty collection is written as a block.
+#[derive(Clone, Copy)]
+enum Block {
+    Map,
+    List,
+    Set,
+    /// A list of `(key, value)` tuples: `!!omap`, or `!!pairs` when a key repeats.
+    Pairs(&'static str),
+    /// A tuple outside such a list: no tag a safe loader reads makes one, so it is written
+    /// as the list of its items.
+    Tuple,
+}
+
+impl Block {
+    fn tag(self) -> &'static str {
+        match self {
+            Block::Set => "!!set",
+            Block::Pairs(t) => t,
+            Block::Map | Block::List | Block::Tuple => "",
+        }
+    }
+
+    fn tag_after_space(self) -> &'static str {
+        match self {
+            Block::Set => " !!set",
+            Block::Pairs("!!pairs") => " !!pairs",
+            Block::Pairs(_) => " !!omap",
+            Block::Map | Block::List | Block::Tuple => "",
+        }
+    }
+}
+
+fn block_tag(n: &Node) -> Option<Block> {
+    match &n.kind {
+        Kind::Map(m) if !m.is_empty() => Some(Block::Map),
+        Kind::Set(m) if !m.is_empty() => Some(Block::Set),
+        Kind::List(l) if !l.is_empty() => Some(pairs_tag(l).map_or(Block::List, Block::Pairs)),
+        Kind::Tuple(l) if !l.is_empty() => Some(Block::Tuple),
+        _ => None,
+    }
+}
+
+/// `!!omap` / `!!pairs` when every item is a two-item tuple whose key can be written as a
+/// simple key.
+fn pairs_tag(items: &[Node]) -> Option<&'static str> {
+    let mut keys = std::collections::HashSet::with_capacity(items.len());
+    let mut repeats = false;
+    for item in items {
+        match &item.kind {
+            Kind::Tuple(kv) if kv.len() == 2 && kv[0].is_scalar() => {
+                repeats |= !keys.insert(Key(kv[0].clone()));
+            }
+            _ => return None,
+        }
+    }
+    Some(if repeats { "!!pairs" } else { "!!omap" })
 }

@@ -4,7 +4,7 @@
 //! buffer. Everything writes into a `String` without building intermediate values.
 
 use crate::load::resolve::is_ambiguous;
-use crate::value::{Kind, Node};
+use crate::value::{base64, Kind, Node};
 
 pub(super) fn push_spaces(out: &mut String, n: usize) {
     const SPACES: &str = "                                                                ";
@@ -78,8 +78,41 @@ pub(super) fn key_string(k: &Node) -> String {
         Kind::Bool(b) => b.to_string(),
         Kind::Int(i) => i.to_string(),
         Kind::Float(f) => float_text(*f),
-        Kind::BigInt(s) | Kind::Timestamp(s) => s.to_string(),
-        Kind::List(_) | Kind::Map(_) => "null".into(),
+        Kind::BigInt(s) => s.to_string(),
+        Kind::Timestamp(s) => {
+            let mut out = String::new();
+            push_timestamp(&mut out, s);
+            out
+        }
+        Kind::Bytes(b) => format!("!!binary {}", base64(b)),
+        Kind::List(_) | Kind::Map(_) | Kind::Set(_) | Kind::Tuple(_) => "null".into(),
+    }
+}
+
+/// A timestamp's text, tagged `!!timestamp` when a reader would not take it for one
+/// (an explicitly tagged `2024-1-1`).
+pub(super) fn push_timestamp(out: &mut String, text: &str) {
+    if !crate::load::resolve::is_timestamp(text) {
+        out.push_str("!!timestamp ");
+        push_scalar_string(out, text);
+    } else {
+        out.push_str(text);
+    }
+}
+
+/// `!!binary` data as PyYAML writes it: a literal block of base64 in 76-character lines.
+pub(super) fn binary_block(bytes: &[u8], indent: usize) -> Block {
+    let text = base64(bytes);
+    let indent = indent.max(2);
+    let mut body = String::with_capacity(text.len() + text.len() / 76 * (indent + 1) + indent + 1);
+    for line in text.as_bytes().chunks(76) {
+        body.extend(std::iter::repeat_n(' ', indent));
+        body.push_str(std::str::from_utf8(line).unwrap_or(""));
+        body.push('\n');
+    }
+    Block {
+        header: "|".into(),
+        body,
     }
 }
 

@@ -103,8 +103,14 @@ pub struct Stack {
 }
 
 impl Stack {
-    /// The merger for an old value of this type, if any.
+    /// The merger for an old value of this type, if any. A tuple goes to the list merger
+    /// (cloud-init's `m_list` has `_on_tuple`).
     pub fn for_type(&self, type_name: &str) -> Option<&Merger> {
+        let type_name = if type_name == "tuple" {
+            "list"
+        } else {
+            type_name
+        };
         self.mergers
             .iter()
             .find(|m| m.spec.handles() == type_name || m.spec.handles() == "any")

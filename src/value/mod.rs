@@ -27,7 +27,9 @@ pub struct Node {
 }
 
 /// The value itself. Timestamps keep their text but stay distinct from strings, so they are
-/// written back unquoted and dispatch like Python's `date` (not like `str`).
+/// written back unquoted and dispatch like Python's `date` (not like `str`). `Bytes`, `Set`
+/// and `Tuple` are what PyYAML builds for `!!binary`, `!!set` and the pairs of `!!omap` /
+/// `!!pairs` (a list of two-item tuples).
 #[derive(Clone, Debug)]
 pub enum Kind {
     Null,
@@ -38,8 +40,13 @@ pub enum Kind {
     Float(f64),
     Str(Str),
     Timestamp(Thin),
+    Bytes(thin_vec::ThinVec<u8>),
     List(List),
     Map(Box<Map>),
+    /// A set: its members are the keys (the values are nulls).
+    Set(Box<Map>),
+    /// A Python tuple: an item of an `!!omap` / `!!pairs` list, `(key, value)`.
+    Tuple(List),
 }
 
 // Every kind's payload is one word (or a `Str`, whose length byte also holds the kind) and a
@@ -76,8 +83,11 @@ impl Node {
             Kind::Float(_) => "float",
             Kind::Str(_) => "str",
             Kind::Timestamp(_) => "timestamp",
+            Kind::Bytes(_) => "bytes",
             Kind::List(_) => "list",
             Kind::Map(_) => "map",
+            Kind::Set(_) => "set",
+            Kind::Tuple(_) => "tuple",
         }
     }
 
@@ -100,8 +110,11 @@ impl Node {
             Kind::Float(_) => "a float",
             Kind::Str(_) => "a string",
             Kind::Timestamp(_) => "a timestamp",
+            Kind::Bytes(_) => "binary data",
             Kind::List(_) => "a list",
             Kind::Map(_) => "a mapping",
+            Kind::Set(_) => "a set",
+            Kind::Tuple(_) => "a pair",
         }
     }
 
@@ -140,8 +153,12 @@ impl Node {
             _ => None,
         }
     }
+    /// Not a collection (a list, mapping, set or tuple).
     pub fn is_scalar(&self) -> bool {
-        !matches!(self.kind, Kind::List(_) | Kind::Map(_))
+        !matches!(
+            self.kind,
+            Kind::List(_) | Kind::Map(_) | Kind::Set(_) | Kind::Tuple(_)
+        )
     }
 
     /// Looks up a string key in a map value.
@@ -163,6 +180,10 @@ impl Node {
             }
             (Map(a), Map(b)) => {
                 a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v.py_eq(w)))
+            }
+            (Set(a), Set(b)) => a.len() == b.len() && a.keys().all(|k| b.contains_key(k)),
+            (Tuple(a), Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.py_eq(y))
             }
             _ => match (self.number(), other.number()) {
                 (Some(x), Some(y)) => x == y,
@@ -215,7 +236,9 @@ impl PartialEq for Node {
             (Str(a), Str(b)) => a == b,
             (BigInt(a), BigInt(b)) | (Timestamp(a), Timestamp(b)) => a == b,
             (Float(a), Float(b)) => a == b || (a.is_nan() && b.is_nan()),
-            (List(a), List(b)) => a == b,
+            (Bytes(a), Bytes(b)) => a == b,
+            (List(a), List(b)) | (Tuple(a), Tuple(b)) => a == b,
+            (Set(a), Set(b)) => a.len() == b.len() && a.keys().all(|k| b.contains_key(k)),
             (Map(a), Map(b)) => {
                 a.len() == b.len()
                     && a.iter()
@@ -294,8 +317,37 @@ fn hash_key<H: Hasher>(node: &Node, h: &mut H) {
             h.write_u8(4);
             s.hash(h);
         }
+        Kind::Bytes(b) => {
+            h.write_u8(5);
+            h.write(b);
+        }
+        Kind::Tuple(items) => {
+            h.write_u8(6);
+            items.iter().for_each(|i| hash_key(i, h));
+        }
         // Unhashable in Python; loaders reject them as keys. Hash by length only.
         Kind::List(l) => h.write_usize(l.len()),
-        Kind::Map(m) => h.write_usize(m.len()),
+        Kind::Map(m) | Kind::Set(m) => h.write_usize(m.len()),
     }
+}
+
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Standard base64 with padding, on one line.
+pub fn base64(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.len();
+        let v = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= n {
+                out.push(BASE64[((v >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }

@@ -207,3 +207,54 @@ fn output_is_yaml_11_safe() {
     let run = strata(&["cloud-init", "cloud-init/quoting/01.yaml"]);
     insta::assert_snapshot!("quoting", run.ok());
 }
+
+/// cloud-init's documented `write_files` form: `content: !!binary |` (gzip'd, base64). The
+/// bytes are kept through the merge and written back as `!!binary`.
+#[test]
+fn binary_content_is_kept_as_binary() {
+    let run = strata(&[
+        "cloud-init",
+        "cloud-init/binary/01-base.yaml",
+        "cloud-init/binary/02-motd.yaml",
+    ]);
+    insta::assert_snapshot!("binary_write_files", run.ok());
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    let json = strata(&[
+        "cloud-init",
+        "--output",
+        "json",
+        "cloud-init/binary/02-motd.yaml",
+    ]);
+    assert_eq!(
+        json.json()["write_files"][0]["content"],
+        "aGVsbG8sIHdvcmxkCg=="
+    );
+    assert!(
+        json.stderr
+            .contains("binary data (!!binary) is written to JSON as a base64 string"),
+        "{}",
+        json.stderr
+    );
+    let strict = strata(&[
+        "cloud-init",
+        "--strict",
+        "--output",
+        "json",
+        "cloud-init/binary/02-motd.yaml",
+    ]);
+    strict.fails(1);
+}
+
+/// cloud-init's loader adds `!!python/unicode` to PyYAML's safe loader; plain `merge` does not.
+#[test]
+fn python_unicode_is_a_string_for_cloud_init_only() {
+    let text = b"#cloud-config\nhostname: !!python/unicode web01\n";
+    let run = strata_stdin(&["cloud-init", "-"], Some(text));
+    assert!(run.ok().contains("hostname: web01"), "{}", run.stdout);
+    let merge = strata_stdin(&["merge", "-"], Some(text));
+    assert!(
+        merge.fails(1).contains("could not determine a constructor"),
+        "{}",
+        merge.stderr
+    );
+}

@@ -225,3 +225,64 @@ fn pyyaml_reads_back_the_same_values() {
         );
     }
 }
+
+/// Python that prints whether two YAML files hold the same values for PyYAML's `safe_load`,
+/// types included (bytes, sets, tuples, dates; `1`, `1.0` and `True` differ).
+const SAME_VALUES: &str = r#"
+import math, sys, yaml
+def typed(v):
+    if isinstance(v, float) and math.isnan(v):
+        return ("float", "nan")
+    if isinstance(v, dict):
+        return ("dict", tuple((typed(k), typed(x)) for k, x in v.items()))
+    if isinstance(v, (set, frozenset)):
+        return ("set", frozenset(typed(x) for x in v))
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, tuple(typed(x) for x in v))
+    return (type(v).__name__, repr(v))
+a, b = (yaml.safe_load(open(p, encoding="utf-8")) for p in sys.argv[1:3])
+print("same" if typed(a) == typed(b) else f"differ:\n{a!r}\n{b!r}")
+"#;
+
+#[test]
+fn every_tag_pyyaml_constructs_survives_a_render() {
+    if !python_has_pyyaml() {
+        eprintln!("roundtrip: skipped: python3 with PyYAML not found (pip install pyyaml)");
+        return;
+    }
+    let input = crate::util::fixtures().join("merge/tags.yaml");
+    let out = command()
+        .args(["merge", "merge/tags.yaml"])
+        .output()
+        .expect("run strata");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    for tag in [
+        "!!binary |",
+        "!!set",
+        "!!omap",
+        "!!pairs",
+        "!!timestamp 2024-1-5",
+    ] {
+        assert!(text.contains(tag), "no {tag} in:\n{text}");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rendered = dir.path().join("rendered.yaml");
+    std::fs::write(&rendered, &out.stdout).expect("write");
+    let py = Command::new("python3")
+        .args(["-c", SAME_VALUES])
+        .arg(&input)
+        .arg(&rendered)
+        .output()
+        .expect("python3");
+    assert_eq!(
+        String::from_utf8_lossy(&py.stdout).trim(),
+        "same",
+        "{}\n{text}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+}

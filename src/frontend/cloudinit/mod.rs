@@ -21,6 +21,10 @@ pub fn render(
     sources: &mut SourceMap,
     settings: &Settings,
 ) -> Result<Rendered> {
+    // cloud-init's loader (safeyaml._CustomSafeLoader) also reads `!!python/unicode`.
+    let mut settings = settings.clone();
+    settings.load.python_unicode = true;
+    let settings = &settings;
     let mut warnings = Vec::new();
     let parts = parts::collect(inputs, sources, settings, &mut warnings)?;
     let mut trace = settings.explain.then(Trace::default);

@@ -7,7 +7,7 @@ use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{check_size, Input, Settings};
 use crate::load::{self, yaml};
 use crate::merge::key_text;
-use crate::value::{Key, Kind, List, Map, Node, SourceId, SourceMap, Span};
+use crate::value::{Kind, Node, SourceId, SourceMap, Span};
 
 /// A section of the merged environment, in the order Heat's API creates them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,7 +93,7 @@ pub fn load(
         strategies: None,
         seed: None,
     };
-    let doc = match doc.map(strings_for_timestamps) {
+    let doc = match doc {
         None => return Ok(file),
         Some(d) if d.is_null() => return Ok(file),
         Some(d) => d,
@@ -249,30 +249,8 @@ pub fn truthy(node: &Node) -> bool {
         Kind::Float(f) => *f != 0.0,
         Kind::Str(s) => !s.is_empty(),
         Kind::Timestamp(s) => !s.is_empty(),
-        Kind::List(l) => !l.is_empty(),
-        Kind::Map(m) => !m.is_empty(),
-    }
-}
-
-/// Heat's YAML loader builds timestamps as strings; so does strata for Heat input.
-pub fn strings_for_timestamps(node: Node) -> Node {
-    let span = node.span;
-    match node.kind {
-        Kind::Timestamp(s) => Node::str(&*s, span),
-        Kind::List(items) => Node::list(
-            items
-                .into_iter()
-                .map(strings_for_timestamps)
-                .collect::<List>(),
-            span,
-        ),
-        Kind::Map(map) => {
-            let mut out = Map::default();
-            for (k, v) in map.into_iter() {
-                out.insert(Key(strings_for_timestamps(k.0)), strings_for_timestamps(v));
-            }
-            Node::map(out, span)
-        }
-        kind => Node::new(kind, span),
+        Kind::Bytes(b) => !b.is_empty(),
+        Kind::List(l) | Kind::Tuple(l) => !l.is_empty(),
+        Kind::Map(m) | Kind::Set(m) => !m.is_empty(),
     }
 }

@@ -59,6 +59,10 @@ enum Pending {
 
 /// Merges the environment files of `job` into one environment.
 pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Result<Rendered> {
+    // Heat's loader (template_format.yaml_loader) builds timestamps as strings.
+    let mut settings = settings.clone();
+    settings.load.timestamps_as_text = true;
+    let settings = &settings;
     let mut warnings = Vec::new();
     let base = base::parameters(job.params, sources)?;
     let (schema, pending) = match job.template {
@@ -138,7 +142,7 @@ fn load_template(
     let id = add_text_input(input, sources, settings)?;
     let doc = load::load_document(sources.text(id), id, json, &settings.load, warnings)?;
     match doc {
-        Some(doc) => Schema::from_template(&env::strings_for_timestamps(doc)),
+        Some(doc) => Schema::from_template(&doc),
         None => Ok(Schema::default()),
     }
 }

@@ -36,8 +36,11 @@ fn pytype(n: &Node) -> &'static str {
         Kind::Int(_) | Kind::BigInt(_) => "int",
         Kind::Float(_) => "float",
         Kind::Str(_) | Kind::Timestamp(_) => "str",
+        Kind::Bytes(_) => "bytes",
         Kind::List(_) => "list",
         Kind::Map(_) => "dict",
+        Kind::Set(_) => "set",
+        Kind::Tuple(_) => "tuple",
     }
 }
 
@@ -48,8 +51,11 @@ pub fn describe(n: &Node) -> &'static str {
         Kind::Bool(_) => "a boolean",
         Kind::Int(_) | Kind::BigInt(_) | Kind::Float(_) => "a number",
         Kind::Str(_) | Kind::Timestamp(_) => "a string",
+        Kind::Bytes(_) => "binary data",
         Kind::List(_) => "a list",
         Kind::Map(_) => "a mapping",
+        Kind::Set(_) => "a set",
+        Kind::Tuple(_) => "a pair",
     }
 }
 

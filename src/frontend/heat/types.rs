@@ -47,11 +47,11 @@ impl PType {
     pub fn infer(value: &Node) -> Option<PType> {
         Some(match value.kind {
             Kind::Null => return None,
-            Kind::List(_) => PType::List,
-            Kind::Map(_) => PType::Json,
+            Kind::List(_) | Kind::Tuple(_) => PType::List,
+            Kind::Map(_) | Kind::Set(_) => PType::Json,
             Kind::Int(_) | Kind::BigInt(_) | Kind::Float(_) => PType::Number,
             Kind::Bool(_) => PType::Boolean,
-            Kind::Str(_) | Kind::Timestamp(_) => PType::String,
+            Kind::Str(_) | Kind::Timestamp(_) | Kind::Bytes(_) => PType::String,
         })
     }
 }

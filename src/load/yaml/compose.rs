@@ -1,0 +1,576 @@
+//! Events → `Node` trees, as PyYAML's composer and `SafeConstructor` build them: anchors
+//! (a duplicate in one document is an error) and aliases (copied, within an expansion
+//! budget and the depth limit), `<<` merge keys applied as `flatten_mapping` does, `=` keys
+//! read as strings, duplicate keys (the last value wins, at the first key's place, with a
+//! warning), unhashable keys refused, and the collection tags `!!set`, `!!omap`, `!!pairs`.
+//! Scalars are typed by `construct.rs`.
+//!
+//! PyYAML composes a whole document before it constructs any value, so a constructor error
+//! (`!!int abc`) is kept until the document ends: a syntax error later in the same document
+//! is reported first, as PyYAML reports it.
+
+use super::construct::{self, Special};
+use super::parser::{Event, Props, Spanned};
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::load::LoadOptions;
+use crate::value::{Key, KeyRef, Kind, Map, Node, SourceId, Span};
+use std::collections::HashMap;
+
+/// What a sequence becomes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SeqKind {
+    List,
+    /// `!!omap` / `!!pairs`: single-pair mappings become `(key, value)` tuples.
+    Pairs,
+}
+
+/// What a mapping becomes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MapKind {
+    Map,
+    /// `!!set`: the keys.
+    Set,
+    /// An item of `!!omap` / `!!pairs`: its pairs taken as they are (no merge keys, any key).
+    PairsItem,
+}
+
+/// An open collection. Members wait in the composer's shared `items` / `pairs` stacks from
+/// `from` on and move into one exactly sized block when it closes.
+enum Frame<'a> {
+    Seq {
+        from: usize,
+        start: u32,
+        anchor: Option<&'a str>,
+        kind: SeqKind,
+    },
+    Map {
+        from: usize,
+        merges: Vec<Node>,
+        key: Option<Node>,
+        key_special: Special,
+        start: u32,
+        anchor: Option<&'a str>,
+        kind: MapKind,
+    },
+}
+
+/// An anchored node: `None` while it is still being built (an alias to it is recursive).
+struct Anchored {
+    node: Option<(Node, usize, Special)>,
+    at: Span,
+}
+
+/// One document's root and the first constructor error in it.
+pub struct Composed {
+    pub root: Node,
+    pub error: Option<Error>,
+}
+
+pub struct Composer<'a, 'o> {
+    source: SourceId,
+    opts: &'o LoadOptions,
+    pub warnings: &'o mut Vec<Warning>,
+    stack: Vec<Frame<'a>>,
+    items: Vec<Node>,
+    pairs: Vec<(Node, Node)>,
+    anchors: HashMap<&'a str, Anchored>,
+    expanded: usize,
+    root: Option<Node>,
+    deferred: Option<Error>,
+    documents: usize,
+}
+
+impl<'a, 'o> Composer<'a, 'o> {
+    pub fn new(source: SourceId, opts: &'o LoadOptions, warnings: &'o mut Vec<Warning>) -> Self {
+        Composer {
+            source,
+            opts,
+            warnings,
+            stack: Vec::new(),
+            items: Vec::new(),
+            pairs: Vec::new(),
+            anchors: HashMap::new(),
+            expanded: 0,
+            root: None,
+            deferred: None,
+            documents: 0,
+        }
+    }
+
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.source, start, end.max(start))
+    }
+
+    /// Takes one event; returns the document it completes, if any.
+    pub fn event(&mut self, ev: Spanned<'a>) -> Result<Option<Composed>> {
+        let span = self.span(ev.start, ev.end);
+        match ev.event {
+            Event::StreamStart | Event::StreamEnd => {}
+            Event::DocumentStart => {
+                self.anchors.clear();
+                self.root = None;
+                self.deferred = None;
+            }
+            Event::DocumentEnd => {
+                self.documents += 1;
+                if self.documents > self.opts.max_documents {
+                    return Err(Error::new(
+                        ErrorKind::Limit,
+                        format!(
+                            "more than {} YAML documents in one stream",
+                            self.opts.max_documents
+                        ),
+                    )
+                    .at(span)
+                    .hint("split the stream into several files"));
+                }
+                let root = self.root.take().unwrap_or_else(|| Node::null(span));
+                return Ok(Some(Composed {
+                    root,
+                    error: self.deferred.take(),
+                }));
+            }
+            Event::Alias(name) => self.alias(name, span)?,
+            Event::Scalar {
+                props,
+                plain,
+                value,
+            } => {
+                self.check_anchor(&props, span)?;
+                let in_key = self.in_key_position();
+                let (kind, special) =
+                    match construct::scalar(&value, plain, props.tag.as_deref(), self.opts) {
+                        Ok(k) => k,
+                        Err(problem) => {
+                            self.defer(problem, span);
+                            (Kind::Null, Special::None)
+                        }
+                    };
+                if special != Special::None && !in_key {
+                    self.defer(construct::no_constructor(special.tag()), span);
+                }
+                let node = Node::new(kind, span);
+                if let Some(name) = props.anchor {
+                    self.anchors.insert(
+                        name,
+                        Anchored {
+                            node: Some((node.clone(), 1, special)),
+                            at: span,
+                        },
+                    );
+                }
+                self.add(node, span, special)?;
+            }
+            Event::SequenceStart(props) => {
+                self.check_depth(span)?;
+                self.check_anchor(&props, span)?;
+                let kind = match props.tag.as_deref() {
+                    None | Some("!" | construct::SEQ) => SeqKind::List,
+                    Some(construct::OMAP | construct::PAIRS) => SeqKind::Pairs,
+                    Some(tag) => {
+                        self.defer(construct::wrong_node(tag, "sequence"), span);
+                        SeqKind::List
+                    }
+                };
+                self.open_anchor(props.anchor, span);
+                self.stack.push(Frame::Seq {
+                    from: self.items.len(),
+                    start: span.start,
+                    anchor: props.anchor,
+                    kind,
+                });
+            }
+            Event::MappingStart(props) => {
+                self.check_depth(span)?;
+                self.check_anchor(&props, span)?;
+                let pairs_item = matches!(
+                    self.stack.last(),
+                    Some(Frame::Seq {
+                        kind: SeqKind::Pairs,
+                        ..
+                    })
+                );
+                let kind = match props.tag.as_deref() {
+                    _ if pairs_item => MapKind::PairsItem,
+                    None | Some("!" | construct::MAP) => MapKind::Map,
+                    Some(construct::SET) => MapKind::Set,
+                    Some(tag) => {
+                        self.defer(construct::wrong_node(tag, "mapping"), span);
+                        MapKind::Map
+                    }
+                };
+                self.open_anchor(props.anchor, span);
+                self.stack.push(Frame::Map {
+                    from: self.pairs.len(),
+                    merges: Vec::new(),
+                    key: None,
+                    key_special: Special::None,
+                    start: span.start,
+                    anchor: props.anchor,
+                    kind,
+                });
+            }
+            Event::SequenceEnd => {
+                if let Some(Frame::Seq {
+                    from,
+                    start,
+                    anchor,
+                    kind,
+                }) = self.stack.pop()
+                {
+                    let span = Span {
+                        start,
+                        end: span.end.max(start),
+                    };
+                    let items: Vec<Node> = self.items.drain(from..).collect();
+                    let items = match kind {
+                        SeqKind::List => items,
+                        SeqKind::Pairs => self.pairs_items(items),
+                    };
+                    self.finish(Node::list(items, span), anchor, span)?;
+                }
+            }
+            Event::MappingEnd => {
+                if let Some(Frame::Map {
+                    from,
+                    merges,
+                    start,
+                    anchor,
+                    kind,
+                    ..
+                }) = self.stack.pop()
+                {
+                    let span = Span {
+                        start,
+                        end: span.end.max(start),
+                    };
+                    let node = match kind {
+                        MapKind::PairsItem => self.pairs_item(from, span),
+                        MapKind::Map => Node::map(self.build_map(from, merges, span)?, span),
+                        MapKind::Set => {
+                            let mut map = self.build_map(from, merges, span)?;
+                            for v in map.values_mut() {
+                                *v = Node::null(v.span);
+                            }
+                            Node::new(Kind::Set(Box::new(map)), span)
+                        }
+                    };
+                    self.finish(node, anchor, span)?;
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Keeps the first constructor error of the document.
+    fn defer(&mut self, problem: String, span: Span) {
+        let hint = if problem.contains("for merging") {
+            "'<<' takes an alias of a mapping (<<: *base) or a list of them"
+        } else if problem.contains("unhashable key") {
+            "a list or mapping cannot be a mapping key: use a string key"
+        } else if problem.contains("could not determine a constructor") {
+            "PyYAML's safe_load knows only the standard tags (!!str, !!int, !!binary, !!set, ...): remove the tag"
+        } else {
+            "PyYAML's safe_load cannot construct this value: fix or remove the tag or the value"
+        };
+        if self.deferred.is_none() {
+            self.deferred = Some(
+                Error::new(ErrorKind::Parse, format!("invalid YAML: {problem}"))
+                    .at(span)
+                    .hint(hint),
+            );
+        }
+    }
+
+    /// Whether the next node is a mapping key (where `<<` and `=` mean something).
+    fn in_key_position(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame::Map {
+                key: None,
+                kind: MapKind::Map | MapKind::Set,
+                ..
+            })
+        )
+    }
+
+    fn check_anchor(&self, props: &Props<'a>, span: Span) -> Result<()> {
+        if let Some(name) = props.anchor {
+            if let Some(first) = self.anchors.get(name) {
+                let _ = first.at;
+                return Err(Error::new(
+                    ErrorKind::Parse,
+                    format!("invalid YAML: found duplicate anchor '{name}' (it is defined earlier in this document)"),
+                )
+                .at(span)
+                .hint("PyYAML refuses an anchor defined twice in one document: rename one of them"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks an anchor as being built, so an alias inside it is reported as recursive.
+    fn open_anchor(&mut self, anchor: Option<&'a str>, span: Span) {
+        if let Some(name) = anchor {
+            self.anchors.insert(
+                name,
+                Anchored {
+                    node: None,
+                    at: span,
+                },
+            );
+        }
+    }
+
+    fn alias(&mut self, name: &'a str, span: Span) -> Result<()> {
+        let (node, count, special) = match self.anchors.get(name) {
+            Some(Anchored {
+                node: Some((node, count, special)),
+                ..
+            }) => (node, *count, *special),
+            Some(Anchored { node: None, .. }) => {
+                return Err(Error::new(
+                    ErrorKind::Parse,
+                    format!("alias *{name} refers to the node that contains it"),
+                )
+                .at(span)
+                .hint("recursive structures cannot be rendered: copy the values instead"))
+            }
+            None => {
+                return Err(Error::new(
+                    ErrorKind::Parse,
+                    format!("invalid YAML: found undefined alias '{name}'"),
+                )
+                .at(span)
+                .hint("define the anchor (&name) before the alias (*name), in the same document"))
+            }
+        };
+        self.expanded = self.expanded.saturating_add(count);
+        if self.expanded > self.opts.alias_budget {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "alias expansion exceeds {} nodes (a \"billion laughs\" document?)",
+                    self.opts.alias_budget
+                ),
+            )
+            .at(span)
+            .hint("aliases here expand to more nodes than any real configuration needs"));
+        }
+        // The copy nests as deep as its anchor did, below wherever the alias stands.
+        if self.stack.len() + super::tree_depth(node) > self.opts.max_depth {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "nesting deeper than {} levels (through aliases)",
+                    self.opts.max_depth
+                ),
+            )
+            .at(span)
+            .hint("flatten the structure; no real configuration nests this deep"));
+        }
+        let mut node = node.clone();
+        // A copied container is shown where the alias was written; its members (and copied
+        // scalars) keep the anchor's positions, the text that holds them.
+        if !node.is_scalar() {
+            node.span = span;
+        }
+        if special != Special::None && !self.in_key_position() {
+            self.defer(construct::no_constructor(special.tag()), span);
+        }
+        self.add(node, span, special)
+    }
+
+    fn check_depth(&self, span: Span) -> Result<()> {
+        if self.stack.len() >= self.opts.max_depth {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!("nesting deeper than {} levels", self.opts.max_depth),
+            )
+            .at(span)
+            .hint("flatten the structure; no real configuration nests this deep"));
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, node: Node, anchor: Option<&'a str>, span: Span) -> Result<()> {
+        if let Some(name) = anchor {
+            let count = super::count_nodes(&node);
+            if let Some(a) = self.anchors.get_mut(name) {
+                a.node = Some((node.clone(), count, Special::None));
+            }
+        }
+        self.add(node, span, Special::None)
+    }
+
+    fn add(&mut self, node: Node, span: Span, special: Special) -> Result<()> {
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
+            Some(Frame::Seq { .. }) => self.items.push(node),
+            Some(Frame::Map {
+                merges,
+                key,
+                key_special,
+                kind,
+                ..
+            }) => match key.take() {
+                None => {
+                    if *kind != MapKind::PairsItem && !is_hashable(&node) && self.deferred.is_none()
+                    {
+                        self.deferred = Some(
+                            Error::new(
+                                ErrorKind::Parse,
+                                "invalid YAML: while constructing a mapping: found unhashable key",
+                            )
+                            .at(span)
+                            .hint("a list or mapping cannot be a mapping key: use a string key"),
+                        );
+                    }
+                    let mut node = node;
+                    if special == Special::Value {
+                        // PyYAML reads a `=` key as the string "=".
+                        node.kind = Kind::Str("=".into());
+                    }
+                    *key = Some(node);
+                    *key_special = special;
+                }
+                Some(k) => {
+                    if *key_special == Special::Merge {
+                        *key_special = Special::None;
+                        merges.push(node);
+                    } else {
+                        self.pairs.push((k, node));
+                    }
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// PyYAML's `flatten_mapping` and `construct_mapping`: merged pairs first (a list of
+    /// sources is taken last to first, so earlier sources win), then the mapping's own
+    /// pairs; a repeated key keeps its first place and takes the later value.
+    fn build_map(&mut self, from: usize, merges: Vec<Node>, span: Span) -> Result<Map> {
+        let count = self.pairs.len().saturating_sub(from);
+        let mut map = if merges.is_empty() {
+            Map::default()
+        } else {
+            Map::with_capacity(count)
+        };
+        for merge in merges {
+            let sources: Vec<Node> = match merge.kind {
+                Kind::Map(_) | Kind::Set(_) => vec![merge],
+                Kind::List(items) => {
+                    let mut items = Vec::from(items);
+                    if let Some(bad) = items
+                        .iter()
+                        .find(|n| !matches!(n.kind, Kind::Map(_) | Kind::Set(_)))
+                    {
+                        let found = node_id(bad);
+                        self.defer(
+                            format!("while constructing a mapping: expected a mapping for merging, but found {found}"),
+                            bad.span,
+                        );
+                        continue;
+                    }
+                    items.reverse();
+                    items
+                }
+                _ => {
+                    let found = node_id(&merge);
+                    self.defer(
+                        format!("while constructing a mapping: expected a mapping or list of mappings for merging, but found {found}"),
+                        merge.span,
+                    );
+                    continue;
+                }
+            };
+            for src in sources {
+                if let Kind::Map(m) | Kind::Set(m) = src.kind {
+                    for (k, v) in *m {
+                        map.insert(k, v);
+                    }
+                }
+            }
+        }
+        let mut own = Map::with_capacity(count);
+        for (k, v) in self.pairs.drain(from..) {
+            let key_span = k.span;
+            if let Some(old) = own.get_mut(&KeyRef(&k)) {
+                self.warnings.push(Warning::new(
+                    format!(
+                        "duplicate key {}: the later value wins (PyYAML keeps the last one)",
+                        describe_key(&k)
+                    ),
+                    key_span,
+                ));
+                *old = v;
+            } else {
+                own.insert(Key(k), v);
+            }
+        }
+        let _ = span;
+        if map.is_empty() {
+            return Ok(own);
+        }
+        for (k, v) in own {
+            map.insert(k, v);
+        }
+        Ok(map)
+    }
+
+    /// An `!!omap` / `!!pairs` item: exactly one pair, as written.
+    fn pairs_item(&mut self, from: usize, span: Span) -> Node {
+        let pairs: Vec<(Node, Node)> = self.pairs.drain(from..).collect();
+        if pairs.len() != 1 {
+            self.defer(
+                format!(
+                    "while constructing an ordered map: expected a single mapping item, but found {} items",
+                    pairs.len()
+                ),
+                span,
+            );
+        }
+        match pairs.into_iter().next() {
+            Some((k, v)) => Node::new(Kind::Tuple(vec![k, v].into()), span),
+            None => Node::new(Kind::Tuple(Vec::new().into()), span),
+        }
+    }
+
+    /// The items of an `!!omap` / `!!pairs` sequence: each must have been a mapping.
+    fn pairs_items(&mut self, items: Vec<Node>) -> Vec<Node> {
+        if let Some(bad) = items.iter().find(|n| !matches!(n.kind, Kind::Tuple(_))) {
+            let found = node_id(bad);
+            self.defer(
+                format!("while constructing an ordered map: expected a mapping of length 1, but found {found}"),
+                bad.span,
+            );
+        }
+        items
+    }
+}
+
+/// Whether Python could use the value as a dict key.
+fn is_hashable(n: &Node) -> bool {
+    match &n.kind {
+        Kind::List(_) | Kind::Map(_) | Kind::Set(_) => false,
+        Kind::Tuple(items) => items.iter().all(is_hashable),
+        _ => true,
+    }
+}
+
+/// PyYAML's node kind names (`scalar`, `sequence`, `mapping`).
+fn node_id(n: &Node) -> &'static str {
+    match n.kind {
+        Kind::List(_) => "sequence",
+        Kind::Map(_) | Kind::Set(_) | Kind::Tuple(_) => "mapping",
+        _ => "scalar",
+    }
+}
+
+fn describe_key(k: &Node) -> String {
+    match &k.kind {
+        Kind::Str(s) => format!("'{s}'"),
+        _ => crate::merge::key_text(k),
+    }
+}

@@ -1,0 +1,180 @@
+//! YAML → `Node` trees with a span on every node, read exactly as PyYAML's `safe_load` /
+//! `safe_load_all` read them (every system strata imitates uses PyYAML or a port of it):
+//!
+//! ```text
+//! text ─ scanner.rs + scan.rs ─▶ tokens ─ parser.rs ─▶ events ─ compose.rs ─▶ Node
+//!                                                    (tags typed by construct.rs)
+//! ```
+//!
+//! The syntax is PyYAML's in every mode, leniencies included; `--yaml 1.2` changes only how
+//! plain scalars are typed (`resolve.rs`). Limits (nesting depth, alias expansion, documents
+//! per stream) are checked while composing; nothing recurses on the input's depth.
+
+mod compose;
+mod construct;
+mod parser;
+mod scan;
+mod scanner;
+
+use super::{check_text, LoadOptions};
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::value::{Kind, Node, SourceId, Span};
+use compose::Composer;
+use parser::{Event, Parser};
+use scanner::SyntaxError;
+
+/// Loads every document of a YAML stream, as `safe_load_all` does (a document's constructor
+/// errors are raised before the next document is read). An empty stream gives no documents.
+pub fn load_stream(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Node>> {
+    check_text(text, source)?;
+    let mut parser = Parser::new(text);
+    let mut composer = Composer::new(source, opts, warnings);
+    let mut docs = Vec::new();
+    while let Some(ev) = parser
+        .next_event()
+        .map_err(|e| syntax_error(e, source, text))?
+    {
+        if let Some(doc) = composer.event(ev)? {
+            if let Some(e) = doc.error {
+                return Err(e);
+            }
+            docs.push(doc.root);
+        }
+    }
+    Ok(docs)
+}
+
+/// Loads a stream that must hold at most one document, as `safe_load` does: a second
+/// document is an error (reported before any constructor error of the first). `Ok(None)`
+/// for an empty stream.
+pub fn load_single(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<Node>> {
+    check_text(text, source)?;
+    let mut parser = Parser::new(text);
+    let mut composer = Composer::new(source, opts, warnings);
+    let mut first = None;
+    while let Some(ev) = parser
+        .next_event()
+        .map_err(|e| syntax_error(e, source, text))?
+    {
+        if first.is_some() {
+            if let Event::DocumentStart = ev.event {
+                return Err(Error::new(
+                    ErrorKind::Parse,
+                    "expected a single document in the stream, but found another document",
+                )
+                .at(Span::new(
+                    source,
+                    ev.start,
+                    ev.end.max(ev.start + 1).min(text.len()),
+                ))
+                .hint("remove the '---' separator, or split the documents into separate files"));
+            }
+            continue;
+        }
+        if let Some(doc) = composer.event(ev)? {
+            first = Some(doc);
+        }
+    }
+    match first {
+        None => Ok(None),
+        Some(doc) => match doc.error {
+            Some(e) => Err(e),
+            None => Ok(Some(doc.root)),
+        },
+    }
+}
+
+/// Runs the scanner and parser alone over a text and counts the events: the parse floor
+/// the benchmarks compare whole runs with.
+pub fn count_events(text: &str) -> std::result::Result<usize, String> {
+    let mut parser = Parser::new(text);
+    let mut n = 0;
+    while parser
+        .next_event()
+        .map_err(|e| e.problem.clone())?
+        .is_some()
+    {
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// A scanner or parser error as strata reports it: PyYAML's words, the position of the
+/// problem, and a hint.
+fn syntax_error(e: SyntaxError, source: SourceId, text: &str) -> Error {
+    let mut at = e.at.min(text.len());
+    let mut message = match e.context {
+        Some((context, _)) => format!("invalid YAML: {context}: {}", e.problem),
+        None => format!("invalid YAML: {}", e.problem),
+    };
+    let at_end = at >= text.trim_end().len();
+    if let Some((_, start)) = e.context.filter(|&(_, s)| s < at) {
+        let line = |p: usize| text[..p].bytes().filter(|&b| b == b'\n').count() + 1;
+        if at_end {
+            // The file ends inside something left open: show where it was opened.
+            message.push_str(&format!(" (the file ends at line {})", line(at)));
+            at = start;
+        } else if line(start) != line(at) {
+            message.push_str(&format!(" (the construct started on line {})", line(start)));
+        }
+    }
+    let hint = if e.problem.contains("'\\t'") {
+        "YAML does not allow tabs for indentation or before a value: use spaces"
+    } else if e.problem.contains("could not find expected ':'") {
+        "a key must be followed by ': ' on the same line; quote the text if it is not a key"
+    } else if at_end {
+        "the document ends early: is the file truncated, or a quote or bracket left open?"
+    } else if e.problem.contains("mapping values are not allowed") {
+        "quote a value that contains ': ', or check the indentation of this line"
+    } else {
+        "check the indentation and quoting around this position"
+    };
+    let end = (at + 1).min(text.len()).max(at);
+    Error::new(ErrorKind::Parse, message)
+        .at(Span::new(source, at, end))
+        .hint(hint)
+}
+
+/// Deepest nesting of collections in a tree (a scalar is 0). Iterative.
+pub fn tree_depth(node: &Node) -> usize {
+    let mut deepest = 0;
+    let mut todo = vec![(node, 0usize)];
+    while let Some((n, depth)) = todo.pop() {
+        let children: Box<dyn Iterator<Item = &Node>> = match &n.kind {
+            Kind::List(items) | Kind::Tuple(items) => Box::new(items.iter()),
+            Kind::Map(m) | Kind::Set(m) => Box::new(m.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(depth + 1);
+        todo.extend(children.map(|c| (c, depth + 1)));
+    }
+    deepest
+}
+
+/// Number of nodes in a tree (for the alias expansion budget). Iterative.
+pub fn count_nodes(node: &Node) -> usize {
+    let mut count = 0usize;
+    let mut todo = vec![node];
+    while let Some(n) = todo.pop() {
+        count += 1;
+        match &n.kind {
+            Kind::List(items) | Kind::Tuple(items) => todo.extend(items.iter()),
+            Kind::Map(m) | Kind::Set(m) => {
+                count += m.len();
+                todo.extend(m.values());
+            }
+            _ => {}
+        }
+    }
+    count
+}
