@@ -123,7 +123,8 @@ fn implicit(text: &str, opts: &LoadOptions) -> Result<(Kind, Special), String> {
         match &kind {
             // The resolver's pattern matched; the constructor may still refuse the value.
             Kind::Timestamp(t) => timestamp(t, true)?,
-            Kind::Int(_) | Kind::BigInt(_) if int(text).is_none() => {
+            // Only underscores let the pattern match what `int()` refuses (`0x_`).
+            Kind::Int(_) | Kind::BigInt(_) if text.contains('_') && int(text).is_none() => {
                 return Err(format!("invalid literal for int(): '{text}'"))
             }
             _ => {}

@@ -12,6 +12,21 @@ use super::scanner::{
 };
 use std::borrow::Cow;
 
+/// Bytes that may end a plain scalar or start a line break: blanks, `:`, the flow
+/// indicators `,?[]{}`, and the first bytes of NEL, LS and PS.
+static PLAIN_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = b" \t\r\n:,?[]{}";
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] = true;
+        i += 1;
+    }
+    t[0xc2] = true;
+    t[0xe2] = true;
+    t
+};
+
 /// Whitespace met between two pieces of a plain scalar.
 enum Gap {
     /// Nothing.
@@ -115,12 +130,6 @@ impl<'a> Scanner<'a> {
             start,
             end,
         })
-    }
-
-    fn skip_spaces(&mut self) {
-        while self.peek() == b' ' {
-            self.forward_bytes(1);
-        }
     }
 
     fn skip_comment(&mut self) {
@@ -501,19 +510,28 @@ impl<'a> Scanner<'a> {
         (breaks, max_indent, end)
     }
 
+    /// Moves over spaces up to column `indent`.
+    fn skip_spaces_to(&mut self, indent: usize) {
+        let want = indent.saturating_sub(self.column);
+        let run = self.b[self.pos..]
+            .iter()
+            .take(want)
+            .take_while(|&&c| c == b' ')
+            .count();
+        self.pos += run;
+        self.column += run;
+        self.index += run;
+    }
+
     /// Empty lines inside a block scalar, each indented at most to `indent`.
     fn block_breaks(&mut self, indent: usize) -> (String, usize) {
         let mut breaks = String::new();
         let mut end = self.pos;
-        while self.column < indent && self.peek() == b' ' {
-            self.forward_bytes(1);
-        }
+        self.skip_spaces_to(indent);
         while is_break(self.b, self.pos) {
             breaks.push_str(self.scan_line_break());
             end = self.pos;
-            while self.column < indent && self.peek() == b' ' {
-                self.forward_bytes(1);
-            }
+            self.skip_spaces_to(indent);
         }
         (breaks, end)
     }
@@ -727,6 +745,10 @@ impl<'a> Scanner<'a> {
             let from = self.pos;
             let mut p = self.pos;
             loop {
+                // Most bytes are none of the few that can end a plain scalar.
+                while self.b.get(p).is_some_and(|&c| !PLAIN_STOP[usize::from(c)]) {
+                    p += 1;
+                }
                 if is_blankz(self.b, p) {
                     break;
                 }
@@ -790,9 +812,7 @@ impl<'a> Scanner<'a> {
     /// `None` when a document separator follows a line break (the scalar ends there).
     fn plain_spaces(&mut self) -> Result<Option<Gap>> {
         let from = self.pos;
-        while self.peek() == b' ' {
-            self.forward_bytes(1);
-        }
+        self.skip_spaces();
         let spaces = (from, self.pos);
         if is_break(self.b, self.pos) {
             let line_break = self.scan_line_break();
@@ -803,7 +823,7 @@ impl<'a> Scanner<'a> {
             let mut breaks = String::new();
             while self.peek() == b' ' || is_break(self.b, self.pos) {
                 if self.peek() == b' ' {
-                    self.forward_bytes(1);
+                    self.skip_spaces();
                 } else {
                     breaks.push_str(self.scan_line_break());
                     if self.at_document_separator() {

@@ -260,6 +260,18 @@ impl<'a> Scanner<'a> {
         self.pos = (self.pos + len).min(self.b.len());
     }
 
+    /// Moves over a run of spaces (one step, however long the run).
+    #[inline]
+    pub(super) fn skip_spaces(&mut self) {
+        let run = self.b[self.pos..]
+            .iter()
+            .take_while(|&&c| c == b' ')
+            .count();
+        self.pos += run;
+        self.column += run;
+        self.index += run;
+    }
+
     /// Moves over `n` bytes that hold no line break.
     pub(super) fn forward_bytes(&mut self, n: usize) {
         let end = (self.pos + n).min(self.b.len());
@@ -699,9 +711,7 @@ impl<'a> Scanner<'a> {
             self.forward();
         }
         loop {
-            while self.peek() == b' ' {
-                self.forward_bytes(1);
-            }
+            self.skip_spaces();
             if self.peek() == b'#' {
                 let start = self.pos;
                 let mut p = self.pos;
