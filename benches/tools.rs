@@ -3,8 +3,9 @@
 //!
 //! * `tools gen DIR [SCALE...]` writes the workloads (see `gen/mod.rs`) under `DIR/wN/xS/`, as
 //!   YAML and JSON twins; default scales 1 4 16.
-//! * `tools floor FILE...` is the parse floor: reads each file and runs the YAML event parser
-//!   strata uses (same options) over it, building nothing. The cost strata cannot go below.
+//! * `tools floor FILE...` is the parse floor: reads each file and runs strata's own YAML
+//!   scanner and parser over it (every event produced, no value built). The cost strata cannot
+//!   go below.
 //! * `tools overlap` prints W1's overlap statistic.
 //!
 //! Run by `cargo bench` (with `--bench`), it only checks the floor parser on a small input.
@@ -13,25 +14,11 @@
 #[allow(dead_code)]
 mod gen;
 
-use granit_parser::Parser;
 use std::path::Path;
 
+/// The parse floor: strata's own scanner and parser over the text, building no values.
 fn parse_only(text: &str) -> Result<usize, String> {
-    let mut opts = granit_parser::Options::default();
-    // The limits strata sets (LoadOptions::default().max_depth + 16).
-    opts.block_nesting_limit = 256 + 16;
-    opts.flow_nesting_limit = 256 + 16;
-    let mut events = 0usize;
-    for item in Parser::new_from_str_with_options(text, opts) {
-        let (event, span) = item.map_err(|e| e.info().to_string())?;
-        // Keep the work the loader cannot skip: the event and its byte range.
-        let range = span
-            .byte_range()
-            .unwrap_or(span.start.index()..span.end.index());
-        std::hint::black_box((&event, range));
-        events += 1;
-    }
-    Ok(events)
+    strata::load::yaml::count_events(text)
 }
 
 fn write(dir: &Path, files: &[gen::File]) -> std::io::Result<u64> {
