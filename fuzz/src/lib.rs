@@ -202,7 +202,7 @@ pub fn check_round_trip(doc: &Node) {
 /// Whether some mapping has two keys that JSON writes as the same string.
 fn has_colliding_keys(node: &Node) -> bool {
     match &node.kind {
-        Kind::List(items) => items.iter().any(has_colliding_keys),
+        Kind::List(items) | Kind::Tuple(items) => items.iter().any(has_colliding_keys),
         Kind::Map(m) => {
             let mut seen = std::collections::HashSet::new();
             m.iter()

@@ -253,6 +253,32 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// `? key` / `: value` for a key that is a collection (only an `!!omap` pair has one).
+    fn complex_entry(&mut self, k: &Node, v: &Node, indent: usize) {
+        self.out.push('?');
+        match block_tag(k) {
+            Some(b @ (Block::Map | Block::List | Block::Tuple)) => {
+                self.out.push(' ');
+                self.collection(k, b, indent + 2);
+            }
+            Some(tagged) => {
+                self.out.push(' ');
+                self.out.push_str(tagged.tag());
+                self.out.push('\n');
+                self.indent(indent + 2);
+                self.collection(k, tagged, indent + 2);
+            }
+            None => {
+                self.out.push(' ');
+                self.inline(k);
+                self.out.push('\n');
+            }
+        }
+        self.indent(indent);
+        self.out.push(':');
+        self.value_after_indicator(v, indent);
+    }
+
     /// A set's members as `member: null` lines (PyYAML's form of `!!set`).
     fn set_body(&mut self, node: &Node, indent: usize) {
         let Kind::Set(m) = &node.kind else { return };
@@ -282,7 +308,11 @@ impl<'a> Writer<'a> {
                 (Kind::Tuple(kv), true) => {
                     self.out.push(' ');
                     if let [k, v] = &kv[..] {
-                        self.entry(k, v, indent + 2, false);
+                        if k.is_scalar() {
+                            self.entry(k, v, indent + 2, false);
+                        } else {
+                            self.complex_entry(k, v, indent + 2);
+                        }
                     }
                 }
                 _ => match block_tag(item) {
@@ -399,14 +429,13 @@ fn block_tag(n: &Node) -> Option<Block> {
     }
 }
 
-/// `!!omap` / `!!pairs` when every item is a two-item tuple whose key can be written as a
-/// simple key.
+/// `!!omap` / `!!pairs` when every item is a two-item tuple.
 fn pairs_tag(items: &[Node]) -> Option<&'static str> {
     let mut keys = std::collections::HashSet::with_capacity(items.len());
     let mut repeats = false;
     for item in items {
         match &item.kind {
-            Kind::Tuple(kv) if kv.len() == 2 && kv[0].is_scalar() => {
+            Kind::Tuple(kv) if kv.len() == 2 => {
                 repeats |= !keys.insert(Key(kv[0].clone()));
             }
             _ => return None,
