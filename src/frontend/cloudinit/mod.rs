@@ -90,6 +90,7 @@ pub fn render(
         header: Some("#cloud-config"),
         warnings,
         trace,
+        stream: None,
     })
 }
 

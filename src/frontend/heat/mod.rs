@@ -124,6 +124,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
         header: None,
         warnings: heat.warnings,
         trace: heat.tracer.trace,
+        stream: None,
     })
 }
 
