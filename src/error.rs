@@ -38,6 +38,13 @@ pub struct Error {
     pub hint: Option<String>,
     /// Where in the document the error applies, for merge and rule errors.
     pub path: Option<Path>,
+    /// The error's code and notes (boxed: most errors have neither).
+    pub extra: Option<Box<Extra>>,
+}
+
+/// What some errors carry besides their message.
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
     /// The imitated system's own name for the error (Deckhand's exception class, e.g.
     /// `IndeterminateDocumentParent`), printed before the message: `error: CODE: message`.
     pub code: Option<&'static str>,
@@ -57,8 +64,7 @@ impl Error {
             file: None,
             hint: None,
             path: None,
-            code: None,
-            notes: Vec::new(),
+            extra: None,
         }
     }
     pub fn at(mut self, span: Span) -> Error {
@@ -79,20 +85,31 @@ impl Error {
         self.path = Some(path);
         self
     }
-    /// The imitated system's name for this error (see [`Error::code`]).
+    /// The imitated system's name for this error (see [`Extra::code`]).
     pub fn code(mut self, code: &'static str) -> Error {
-        self.code = Some(code);
+        self.extra.get_or_insert_with(Box::default).code = Some(code);
         self
     }
     /// Another position the message refers to.
     pub fn note(mut self, text: impl Into<String>, span: Span) -> Error {
-        self.notes.push((text.into(), span));
+        self.extra
+            .get_or_insert_with(Box::default)
+            .notes
+            .push((text.into(), span));
         self
+    }
+    /// The imitated system's name for this error, if it has one.
+    pub fn code_name(&self) -> Option<&'static str> {
+        self.extra.as_ref().and_then(|e| e.code)
+    }
+    /// The other positions the message refers to.
+    pub fn notes(&self) -> &[(String, Span)] {
+        self.extra.as_ref().map_or(&[], |e| e.notes.as_slice())
     }
 
     /// The message with the code in front, as `render` prints it.
     pub fn full_message(&self) -> String {
-        match self.code {
+        match self.code_name() {
             Some(code) => format!("{code}: {}", self.message),
             None => self.message.clone(),
         }
@@ -116,7 +133,7 @@ impl Error {
             None,
             sources,
         );
-        for (text, span) in &self.notes {
+        for (text, span) in self.notes() {
             let _ = match sources.locate(*span) {
                 Some(loc) => writeln!(out, "  = note: {text} at {loc}"),
                 None => writeln!(out, "  = note: {text}"),

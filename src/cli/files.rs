@@ -39,16 +39,16 @@ fn walk(dir: &FsPath, files: &mut Vec<PathBuf>) -> Result<(), Error> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| io_error(&name, "read", &e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| !p.file_name().is_some_and(|f| f.to_string_lossy().starts_with('.')))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|f| f.to_string_lossy().starts_with('.'))
+        })
         .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
             walk(&p, files)?;
-        } else if p
-            .extension()
-            .is_some_and(|e| e == "yaml" || e == "yml")
-        {
+        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             files.push(p);
         }
     }

@@ -77,7 +77,12 @@ impl<'a> Engine<'a> {
 
     /// Merges `new` into `old` as the value at `at` (steps are recorded under that path);
     /// checks first, so a failing merge changes nothing.
-    pub fn merge_at(&mut self, at: &Path, old: Node, new: Node) -> Result<Node, (MergeError, Node)> {
+    pub fn merge_at(
+        &mut self,
+        at: &Path,
+        old: Node,
+        new: Node,
+    ) -> Result<Node, (MergeError, Node)> {
         if self.track_path {
             self.path = at.clone();
         }

@@ -179,7 +179,11 @@ impl DPath {
     /// writes into `data` itself). A list written at an index takes the list's first item, as
     /// jsonpath-ng's `Index.update` does (`somelist[5,1,2] = [a, b, c]`); each further index
     /// match takes the next. Returns where each value went.
-    pub fn update(&self, data: &mut Node, val: Node) -> Result<(Written, Vec<Vec<Loc>>), PathError> {
+    pub fn update(
+        &self,
+        data: &mut Node,
+        val: Node,
+    ) -> Result<(Written, Vec<Vec<Loc>>), PathError> {
         let mut writer = Writer { val, taken: 0 };
         let Some((last, init)) = self.steps.split_last() else {
             return Ok((Written::InPlace, Vec::new()));
@@ -267,9 +271,12 @@ fn step_update(
                 Ok(())
             }
             // A mapping or scalar is searched as a one-item list: its "item 0" is written.
-            Kind::Map(_) | Kind::Int(_) | Kind::BigInt(_) | Kind::Float(_) | Kind::Str(_) | Kind::Bool(_) => {
-                index_update(node, 0, w, prefix, written)
-            }
+            Kind::Map(_)
+            | Kind::Int(_)
+            | Kind::BigInt(_)
+            | Kind::Float(_)
+            | Kind::Str(_)
+            | Kind::Bool(_) => index_update(node, 0, w, prefix, written),
             _ => Err(no_len(node, "[*]")),
         },
     }
@@ -498,9 +505,12 @@ fn step_find(step: &Step, node: &Node, at: &[Loc], out: &mut Vec<Found>) -> Resu
                     push(out, Loc::Item(i));
                 }
             }
-            Kind::Map(_) | Kind::Int(_) | Kind::BigInt(_) | Kind::Float(_) | Kind::Str(_) | Kind::Bool(_) => {
-                out.push(Found::At(at.to_vec()))
-            }
+            Kind::Map(_)
+            | Kind::Int(_)
+            | Kind::BigInt(_)
+            | Kind::Float(_)
+            | Kind::Str(_)
+            | Kind::Bool(_) => out.push(Found::At(at.to_vec())),
             _ => return Err(no_len(node, "[*]")),
         },
     }
@@ -548,7 +558,9 @@ pub fn pointer(data: &Node, locs: &[Loc], out: &mut super::Path) {
     for loc in locs {
         match (loc, &cur.kind) {
             (Loc::Entry(i), Kind::Map(m)) => {
-                let Some((k, v)) = m.get_index(*i) else { return };
+                let Some((k, v)) = m.get_index(*i) else {
+                    return;
+                };
                 out.push_key(&crate::merge::key_cow(&k.0));
                 cur = v;
             }
@@ -661,7 +673,12 @@ fn is_array_piece(piece: &str) -> bool {
 
 /// The array branch: `name[i]` creates or pads list `name`. `Ok(None)` when Python's
 /// `except (IndexError, ValueError)` swallowed a failure.
-fn expand_array(d: &mut Node, piece: &str, locs: &[Loc], text: &str) -> Result<Option<Vec<Loc>>, PathError> {
+fn expand_array(
+    d: &mut Node,
+    piece: &str,
+    locs: &[Loc],
+    text: &str,
+) -> Result<Option<Vec<Loc>>, PathError> {
     let mut parts = piece.split('[');
     let name = parts.next().unwrap_or("");
     let raw = parts.next().unwrap_or("");
@@ -971,7 +988,15 @@ mod tests {
         );
         assert!(DPath::parse("$").expect("root").is_root());
         assert_eq!(DPath::parse("a[*].*").expect("wild").steps.len(), 3);
-        for bad in ["$.a..b", "$.a[0:2]", "$.é", "$.a.", "$.'x", "$.a where b", "$.a[1,2]"] {
+        for bad in [
+            "$.a..b",
+            "$.a[0:2]",
+            "$.é",
+            "$.a.",
+            "$.'x",
+            "$.a where b",
+            "$.a[1,2]",
+        ] {
             assert!(DPath::parse(bad).is_err(), "{bad}");
         }
     }
@@ -979,7 +1004,10 @@ mod tests {
     #[test]
     fn reads_take_the_first_match_as_jsonpath_ng() {
         assert_eq!(read("a: {b: 1}", ".a.b").unwrap(), Some("1".into()));
-        assert_eq!(read("a: {b: 1}", ".").unwrap(), Some(r#"{"a":{"b":1}}"#.into()));
+        assert_eq!(
+            read("a: {b: 1}", ".").unwrap(),
+            Some(r#"{"a":{"b":1}}"#.into())
+        );
         assert_eq!(read("a: [1, 2, 3]", ".a[-1]").unwrap(), Some("3".into()));
         assert_eq!(read("a: abc", ".a[1]").unwrap(), Some(r#""b""#.into()));
         assert_eq!(read("a: [x]", ".a[5]").unwrap(), None);
@@ -1004,15 +1032,24 @@ mod tests {
         );
         assert_eq!(write("a: 1", ".", "[1]").unwrap(), "[1]");
         // A list written at an index gives its first item (jsonpath-ng pops it).
-        assert_eq!(write("a: [{x: 1}]", ".a[0]", "[7, 8]").unwrap(), r#"{"a":[7]}"#);
+        assert_eq!(
+            write("a: [{x: 1}]", ".a[0]", "[7, 8]").unwrap(),
+            r#"{"a":[7]}"#
+        );
         assert!(write("a: [{x: 1}]", ".a[0]", "[]").is_err());
         // `$.$` finds the data and writes nothing.
         assert_eq!(write("a: 1", ".$", "2").unwrap(), r#"{"a":1}"#);
         // The second index of `a[0][1]` is not created: the write then finds nothing.
         assert!(write("{}", ".a[0][1]", "5").is_ok());
-        assert!(write("a: text", ".a.b", "5").is_err(), "a path into a string");
+        assert!(
+            write("a: text", ".a.b", "5").is_err(),
+            "a path into a string"
+        );
         assert!(write("a: 3", ".a.b", "5").is_err(), "a path into a number");
-        assert_eq!(write("l: [1, 2]", ".l[*]", "[5, 6]").unwrap(), r#"{"l":[5,6]}"#);
+        assert_eq!(
+            write("l: [1, 2]", ".l[*]", "[5, 6]").unwrap(),
+            r#"{"l":[5,6]}"#
+        );
     }
 
     #[test]

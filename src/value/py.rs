@@ -177,7 +177,10 @@ struct Timestamp {
 fn timestamp(text: &str) -> Option<Timestamp> {
     let num = |s: &str| s.parse::<u32>().ok();
     let (date, rest) = match text.find(['T', 't', ' ', '\t']) {
-        Some(i) => (&text[..i], Some(text[i..].trim_start_matches(['T', 't', ' ', '\t']))),
+        Some(i) => (
+            &text[..i],
+            Some(text[i..].trim_start_matches(['T', 't', ' ', '\t'])),
+        ),
         None => (text, None),
     };
     let mut d = date.split('-');
@@ -245,7 +248,15 @@ impl Timestamp {
         let Some((h, mi, s, us)) = self.time else {
             return format!("datetime.date({y}, {m}, {d})");
         };
-        let mut fields = vec![y, i64::from(m), i64::from(d), i64::from(h), i64::from(mi), i64::from(s), i64::from(us)];
+        let mut fields = vec![
+            y,
+            i64::from(m),
+            i64::from(d),
+            i64::from(h),
+            i64::from(mi),
+            i64::from(s),
+            i64::from(us),
+        ];
         for _ in 0..2 {
             if fields.last() == Some(&0) {
                 fields.pop();
@@ -264,7 +275,10 @@ impl Timestamp {
                     (d, 0) => format!("days={d}"),
                     (d, s) => format!("days={d}, seconds={s}"),
                 };
-                let _ = write!(out, ", tzinfo=datetime.timezone(datetime.timedelta({delta}))");
+                let _ = write!(
+                    out,
+                    ", tzinfo=datetime.timezone(datetime.timedelta({delta}))"
+                );
             }
         }
         out.push(')');
@@ -300,7 +314,10 @@ mod tests {
             ("123", "123"),
             ("abc", "abc"),
             ("2024-01-05", "2024-01-05"),
-            ("2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.100000-05:00"),
+            (
+                "2001-12-14t21:59:43.10-05:00",
+                "2001-12-14 21:59:43.100000-05:00",
+            ),
             ("2001-12-14 21:59:43Z", "2001-12-14 21:59:43+00:00"),
         ] {
             assert_eq!(py_str(&v(yaml)), want, "{yaml}");
@@ -311,11 +328,15 @@ mod tests {
     fn repr_of_containers_is_pythons() {
         assert_eq!(py_str(&v("[1, a, true, null]")), "[1, 'a', True, None]");
         assert_eq!(py_str(&v("{k: v, 1: 2.5}")), "{'k': 'v', 1: 2.5}");
-        assert_eq!(py_str(&v(r#"["it's", 'say "hi"', "both ' \"", "a\\b\n"]"#)),
-            r#"["it's", 'say "hi"', 'both \' "', 'a\\b\n']"#);
+        assert_eq!(
+            py_str(&v(r#"["it's", 'say "hi"', "both ' \"", "a\\b\n"]"#)),
+            r#"["it's", 'say "hi"', 'both \' "', 'a\\b\n']"#
+        );
         assert_eq!(py_str(&v("[\"\\u00e9\\u200b\\x01\"]")), r"['é\u200b\x01']");
-        assert_eq!(py_str(&v("[2024-01-05, 2001-12-14 21:59:43.5]")),
-            "[datetime.date(2024, 1, 5), datetime.datetime(2001, 12, 14, 21, 59, 43, 500000)]");
+        assert_eq!(
+            py_str(&v("[2024-01-05, 2001-12-14 21:59:43.5]")),
+            "[datetime.date(2024, 1, 5), datetime.datetime(2001, 12, 14, 21, 59, 43, 500000)]"
+        );
         assert_eq!(py_str(&v("[2001-12-14t21:59:43-05:00]")),
             "[datetime.datetime(2001, 12, 14, 21, 59, 43, tzinfo=datetime.timezone(datetime.timedelta(days=-1, seconds=68400)))]");
     }

@@ -66,7 +66,11 @@ fn run_case(dir: &Path) -> Result<(), String> {
     if got.len() != want.len() {
         let g: Vec<String> = got.iter().map(name_of).collect();
         let w: Vec<String> = want.iter().map(name_of).collect();
-        return Err(format!("{} documents, want {}:\n  got  {g:?}\n  want {w:?}", got.len(), want.len()));
+        return Err(format!(
+            "{} documents, want {}:\n  got  {g:?}\n  want {w:?}",
+            got.len(),
+            want.len()
+        ));
     }
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         if g != w {
@@ -99,7 +103,10 @@ fn deckhand_cases() {
             failures.push(format!("{name}: {why}"));
         }
     }
-    println!("conformance: deckhand {} of {total}", total - failures.len());
+    println!(
+        "conformance: deckhand {} of {total}",
+        total - failures.len()
+    );
     assert_eq!(total, 125, "expected 125 cases");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

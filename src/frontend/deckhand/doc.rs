@@ -64,12 +64,19 @@ impl Doc {
         let schema = or_empty(node.get("schema"));
         let metadata = mapping_or_empty(node.get("metadata"), &node, "metadata")?;
         let ld = match metadata {
-            Some(m) => mapping_or_empty(m.get(&Key::str("layeringDefinition")), &node, "metadata.layeringDefinition")?,
+            Some(m) => mapping_or_empty(
+                m.get(&Key::str("layeringDefinition")),
+                &node,
+                "metadata.layeringDefinition",
+            )?,
             None => None,
         };
         let name = or_empty(get(metadata, "name"));
         let layer = or_empty(get(ld, "layer"));
-        for (what, v) in [("metadata.name", &name), ("metadata.layeringDefinition.layer", &layer)] {
+        for (what, v) in [
+            ("metadata.name", &name),
+            ("metadata.layeringDefinition.layer", &layer),
+        ] {
             if !v.is_scalar() {
                 return Err(fail(
                     None,
@@ -119,10 +126,16 @@ impl Doc {
     }
 
     pub fn is_abstract(&self) -> bool {
-        matches!(get(self.ld(), "abstract").map(|n| &n.kind), Some(Kind::Bool(true)))
+        matches!(
+            get(self.ld(), "abstract").map(|n| &n.kind),
+            Some(Kind::Bool(true))
+        )
     }
     pub fn is_replacement(&self) -> bool {
-        matches!(get(self.metadata(), "replacement").map(|n| &n.kind), Some(Kind::Bool(true)))
+        matches!(
+            get(self.metadata(), "replacement").map(|n| &n.kind),
+            Some(Kind::Bool(true))
+        )
     }
     /// `storagePolicy: encrypted`.
     pub fn encrypted(&self) -> bool {
@@ -137,7 +150,11 @@ impl Doc {
                 Some(s) => Ok(s.starts_with("metadata/Control")),
                 None => Err(fail(
                     None,
-                    format!("metadata.schema of {} is {}, not a string (Deckhand: AttributeError)", self.title, n.kind_phrase()),
+                    format!(
+                        "metadata.schema of {} is {}, not a string (Deckhand: AttributeError)",
+                        self.title,
+                        n.kind_phrase()
+                    ),
                     n.span,
                 )
                 .hint("write metadata/Document/v1 or metadata/Control/v1")),
@@ -183,7 +200,11 @@ impl Doc {
             Some(n) => n.as_map().map(Some).ok_or_else(|| {
                 fail(
                     None,
-                    format!("{what} of {} is {}, not a mapping (Deckhand: AttributeError)", self.title, n.kind_phrase()),
+                    format!(
+                        "{what} of {} is {}, not a mapping (Deckhand: AttributeError)",
+                        self.title,
+                        n.kind_phrase()
+                    ),
                     n.span,
                 )
                 .hint("write key: value pairs")
@@ -201,11 +222,13 @@ fn mapping_or_empty<'a>(n: Option<&'a Node>, doc: &Node, what: &str) -> Result<O
             Some(m) => Ok(Some(m)),
             None => Err(fail(
                 None,
-                format!("{what} is {}, not a mapping (Deckhand: AttributeError)", n.kind_phrase()),
+                format!(
+                    "{what} is {}, not a mapping (Deckhand: AttributeError)",
+                    n.kind_phrase()
+                ),
                 if n.span.is_none() { doc.span } else { n.span },
             )
             .hint("write key: value pairs")),
         },
     }
 }
-

@@ -10,7 +10,9 @@ use super::doc::Doc;
 use super::{fail, Cx};
 use crate::error::{Error, Result};
 use crate::merge::{Engine, Outcome, RuleRef};
-use crate::strategy::{DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, RuleSet, Stack};
+use crate::strategy::{
+    DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, RuleSet, Stack,
+};
 use crate::value::dpath::{self, DPath, Loc, PathError};
 use crate::value::{Kind, Node, Path, Span};
 
@@ -51,31 +53,65 @@ fn action_path(raw: &str) -> String {
 
 fn read_action<'a>(node: &'a Node, doc: &Doc) -> Result<Action<'a>> {
     let Some(map) = node.as_map() else {
-        return Err(fail(None, format!("an action of {} is {}, not a mapping (Deckhand: TypeError)", doc.title, node.kind_phrase()), node.span)
-            .hint("write {method: merge, path: .}"));
+        return Err(fail(
+            None,
+            format!(
+                "an action of {} is {}, not a mapping (Deckhand: TypeError)",
+                doc.title,
+                node.kind_phrase()
+            ),
+            node.span,
+        )
+        .hint("write {method: merge, path: .}"));
     };
     let method = map.get(&crate::value::Key::str("method")).ok_or_else(|| {
-        fail(None, format!("an action of {} has no method (Deckhand: KeyError 'method')", doc.title), node.span)
-            .hint("add method: merge, replace or delete")
+        fail(
+            None,
+            format!(
+                "an action of {} has no method (Deckhand: KeyError 'method')",
+                doc.title
+            ),
+            node.span,
+        )
+        .hint("add method: merge, replace or delete")
     })?;
     let method = match method.as_str() {
         Some(m @ ("merge" | "replace" | "delete")) => m,
         _ => {
             return Err(fail(
                 Some("UnsupportedActionMethod"),
-                format!("Method in {} is invalid for document {}", crate::value::py::py_repr(node), doc.title),
+                format!(
+                    "Method in {} is invalid for document {}",
+                    crate::value::py::py_repr(node),
+                    doc.title
+                ),
                 method.span,
             )
             .hint("the method must be merge, replace or delete"))
         }
     };
     let path = map.get(&crate::value::Key::str("path")).ok_or_else(|| {
-        fail(None, format!("an action of {} has no path (Deckhand: KeyError 'path')", doc.title), node.span)
-            .hint("add path: . (the whole data) or .a.b")
+        fail(
+            None,
+            format!(
+                "an action of {} has no path (Deckhand: KeyError 'path')",
+                doc.title
+            ),
+            node.span,
+        )
+        .hint("add path: . (the whole data) or .a.b")
     })?;
     let raw = path.as_str().ok_or_else(|| {
-        fail(None, format!("the path of an action of {} is {}, not a string (Deckhand: AttributeError)", doc.title, path.kind_phrase()), path.span)
-            .hint("write the path as a string, e.g. .a.b")
+        fail(
+            None,
+            format!(
+                "the path of an action of {} is {}, not a string (Deckhand: AttributeError)",
+                doc.title,
+                path.kind_phrase()
+            ),
+            path.span,
+        )
+        .hint("write the path as a string, e.g. .a.b")
     })?;
     Ok(Action {
         method,
@@ -87,15 +123,32 @@ fn read_action<'a>(node: &'a Node, doc: &Doc) -> Result<Action<'a>> {
 
 /// Applies `doc`'s actions to `parent` (a copy of its parent's rendered data; null when it
 /// has none), reading `child` (the document's own data).
-pub fn apply(doc: &Doc, actions: &Node, child: &Node, mut data: Node, cx: &mut Cx<'_>) -> Result<Node> {
+pub fn apply(
+    doc: &Doc,
+    actions: &Node,
+    child: &Node,
+    mut data: Node,
+    cx: &mut Cx<'_>,
+) -> Result<Node> {
     let Some(list) = actions.as_list() else {
-        return Err(fail(None, format!("layeringDefinition.actions of {} is {}, not a list", doc.title, actions.kind_phrase()), actions.span)
-            .hint("write actions: [{method: merge, path: .}]"));
+        return Err(fail(
+            None,
+            format!(
+                "layeringDefinition.actions of {} is {}, not a list",
+                doc.title,
+                actions.kind_phrase()
+            ),
+            actions.span,
+        )
+        .hint("write actions: [{method: merge, path: .}]"));
     };
     for node in list.iter() {
         let a = read_action(node, doc)?;
         if (a.raw.starts_with(".data") || a.raw.starts_with("$.data"))
-            && !matches!(a.raw.trim_start_matches('$').get(5..6), None | Some(".") | Some("["))
+            && !matches!(
+                a.raw.trim_start_matches('$').get(5..6),
+                None | Some(".") | Some("[")
+            )
         {
             cx.warn.push(
                 format!(
@@ -124,7 +177,11 @@ fn path_error(doc: &Doc, a: &Action<'_>, e: PathError) -> Error {
 }
 
 fn missing_key(doc: &Doc, a: &Action<'_>, parent: Option<&Doc>, in_child: bool) -> Error {
-    let whose = if in_child { "the child's data" } else { "the parent's data" };
+    let whose = if in_child {
+        "the child's data"
+    } else {
+        "the parent's data"
+    };
     fail(
         Some("MissingDocumentKey"),
         format!(
@@ -157,7 +214,13 @@ fn trace_path(data: &Node, locs: &[Loc]) -> Path {
 fn delete(doc: &Doc, a: &Action<'_>, mut data: Node, cx: &mut Cx<'_>) -> Result<Node> {
     if a.path == "." {
         let old = std::mem::replace(&mut data, Node::empty_map(Span::NONE));
-        cx.record(trace_path(&data, &[]), Outcome::Deleted, &a.rule(), a.node.span, &[&old]);
+        cx.record(
+            trace_path(&data, &[]),
+            Outcome::Deleted,
+            &a.rule(),
+            a.node.span,
+            &[&old],
+        );
         return Ok(data);
     }
     let p = parse(doc, a)?;
@@ -244,7 +307,10 @@ fn child_value(doc: &Doc, a: &Action<'_>, p: &DPath, child: &Node, cx: &Cx<'_>) 
 
 fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_>) -> Result<Node> {
     let p = parse(doc, a)?;
-    let from_parent = p.first(&data).map_err(|e| path_error(doc, a, e))?.map(std::borrow::Cow::into_owned);
+    let from_parent = p
+        .first(&data)
+        .map_err(|e| path_error(doc, a, e))?
+        .map(std::borrow::Cow::into_owned);
     let from_child = child_value(doc, a, &p, child, cx)?;
     if matches!(p.steps.last(), Some(dpath::Step::Index(_))) {
         cx.warn.push(
@@ -254,7 +320,10 @@ fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_
     }
     let value = match from_parent {
         Some(old) if old.as_map().is_some() && from_child.as_map().is_some() => {
-            let at = p.first_location(&data).map_err(|e| path_error(doc, a, e))?.unwrap_or_default();
+            let at = p
+                .first_location(&data)
+                .map_err(|e| path_error(doc, a, e))?
+                .unwrap_or_default();
             let rules = RuleSet::single(merge_stack(a));
             cx.set_layer();
             let mut engine = Engine::new(&rules, cx.trace.as_mut());
@@ -269,7 +338,13 @@ fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_
     Ok(data)
 }
 
-fn replace(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_>) -> Result<Node> {
+fn replace(
+    doc: &Doc,
+    a: &Action<'_>,
+    child: &Node,
+    mut data: Node,
+    cx: &mut Cx<'_>,
+) -> Result<Node> {
     let p = parse(doc, a)?;
     let value = child_value(doc, a, &p, child, cx)?;
     write(doc, a, &p, &mut data, value, cx)?;
@@ -309,7 +384,11 @@ fn merge_stack(a: &Action<'_>) -> Stack {
 }
 
 /// `jsonpath_replace` without a pattern: creates the path if nothing matches, then writes.
-pub fn write_at(p: &DPath, data: &mut Node, value: Node) -> std::result::Result<Vec<Vec<Loc>>, PathError> {
+pub fn write_at(
+    p: &DPath,
+    data: &mut Node,
+    value: Node,
+) -> std::result::Result<Vec<Vec<Loc>>, PathError> {
     if !p.matches(data)? {
         dpath::expand(data, &p.text)?;
         if !p.matches(data)? {
@@ -328,8 +407,19 @@ pub fn write_at(p: &DPath, data: &mut Node, value: Node) -> std::result::Result<
     }
 }
 
-fn write(doc: &Doc, a: &Action<'_>, p: &DPath, data: &mut Node, value: Node, cx: &mut Cx<'_>) -> Result<()> {
-    let before = p.first(data).ok().flatten().map(std::borrow::Cow::into_owned);
+fn write(
+    doc: &Doc,
+    a: &Action<'_>,
+    p: &DPath,
+    data: &mut Node,
+    value: Node,
+    cx: &mut Cx<'_>,
+) -> Result<()> {
+    let before = p
+        .first(data)
+        .ok()
+        .flatten()
+        .map(std::borrow::Cow::into_owned);
     if matches!(p.steps.last(), Some(dpath::Step::Index(_))) && value.as_list().is_some() {
         cx.warn.push(
             format!("'{} {}' writes a list at an index path: jsonpath-ng writes only the list's first item there", a.method, a.raw),
@@ -338,7 +428,9 @@ fn write(doc: &Doc, a: &Action<'_>, p: &DPath, data: &mut Node, value: Node, cx:
     }
     let span = value.span;
     let tracing = cx.trace.is_some();
-    let merged_map = value.as_map().is_some() && before.as_ref().is_some_and(|b| b.as_map().is_some()) && a.method == "merge";
+    let merged_map = value.as_map().is_some()
+        && before.as_ref().is_some_and(|b| b.as_map().is_some())
+        && a.method == "merge";
     let at = write_at(p, data, value).map_err(|e| path_error(doc, a, e))?;
     if tracing && !merged_map {
         for locs in at {

@@ -11,7 +11,12 @@ use crate::load::yaml;
 use crate::value::{Node, SourceMap};
 
 /// Every non-empty document of every input, in order.
-pub fn documents(inputs: Vec<Input>, sources: &mut SourceMap, settings: &Settings, warnings: &mut Vec<Warning>) -> Result<Vec<Node>> {
+pub fn documents(
+    inputs: Vec<Input>,
+    sources: &mut SourceMap,
+    settings: &Settings,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Node>> {
     let mut docs = Vec::new();
     for input in inputs {
         if input.bytes.iter().all(u8::is_ascii_whitespace) {
@@ -39,17 +44,30 @@ pub fn documents(inputs: Vec<Input>, sources: &mut SourceMap, settings: &Setting
 pub fn check_schemas(docs: &[Node]) -> Result<()> {
     for (i, d) in docs.iter().enumerate() {
         if d.as_map().is_none() {
-            return Err(fail(None, format!("document {} is {}, not a mapping", i + 1, d.kind_phrase()), d.span)
-                .hint("a Deckhand document is a mapping with schema, metadata and data"));
+            return Err(fail(
+                None,
+                format!("document {} is {}, not a mapping", i + 1, d.kind_phrase()),
+                d.span,
+            )
+            .hint("a Deckhand document is a mapping with schema, metadata and data"));
         }
         match d.get("schema") {
-            None => {
-                return Err(fail(None, format!("document {} has no schema", i + 1), d.span)
-                    .hint("add schema: <namespace>/<Kind>/v1 (Deckhand reads every document's schema)"))
-            }
+            None => return Err(
+                fail(None, format!("document {} has no schema", i + 1), d.span).hint(
+                    "add schema: <namespace>/<Kind>/v1 (Deckhand reads every document's schema)",
+                ),
+            ),
             Some(s) if s.as_str().is_none() => {
-                return Err(fail(None, format!("the schema of document {} is {}, not a string", i + 1, s.kind_phrase()), s.span)
-                    .hint("write schema: <namespace>/<Kind>/v1"))
+                return Err(fail(
+                    None,
+                    format!(
+                        "the schema of document {} is {}, not a string",
+                        i + 1,
+                        s.kind_phrase()
+                    ),
+                    s.span,
+                )
+                .hint("write schema: <namespace>/<Kind>/v1"))
             }
             Some(_) => {}
         }

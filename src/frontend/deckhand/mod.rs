@@ -86,11 +86,26 @@ impl Cx<'_> {
         }
     }
 
-    pub fn record(&mut self, path: Path, outcome: Outcome, rule: &RuleRef, value: Span, overrode: &[&Node]) {
+    pub fn record(
+        &mut self,
+        path: Path,
+        outcome: Outcome,
+        rule: &RuleRef,
+        value: Span,
+        overrode: &[&Node],
+    ) {
         self.record_with(path, outcome, rule, value, overrode, &[]);
     }
 
-    pub fn record_with(&mut self, path: Path, outcome: Outcome, rule: &RuleRef, value: Span, overrode: &[&Node], others: &[&Node]) {
+    pub fn record_with(
+        &mut self,
+        path: Path,
+        outcome: Outcome,
+        rule: &RuleRef,
+        value: Span,
+        overrode: &[&Node],
+        others: &[&Node],
+    ) {
         if let Some(t) = self.trace.as_mut() {
             t.push(Step {
                 layer: self.layer,
@@ -152,7 +167,11 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
     let policy = &docs[policy_at];
     let policies: Vec<&Doc> = docs
         .iter()
-        .filter(|d| d.schema().as_str().is_some_and(|s| s.starts_with("deckhand/LayeringPolicy")))
+        .filter(|d| {
+            d.schema()
+                .as_str()
+                .is_some_and(|s| s.starts_with("deckhand/LayeringPolicy"))
+        })
         .collect();
     if policies.len() > 1 {
         for extra in policies.iter().skip(1) {
@@ -178,7 +197,12 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
 }
 
 /// The render loop of `DocumentLayering.render()`.
-fn run<'d>(docs: &'d [Doc], site: &select::Site<'d>, plan: &order::Plan, cx: &mut Cx<'d>) -> Result<Vec<Slot>> {
+fn run<'d>(
+    docs: &'d [Doc],
+    site: &select::Site<'d>,
+    plan: &order::Plan,
+    cx: &mut Cx<'d>,
+) -> Result<Vec<Slot>> {
     let mut slots: Vec<Slot> = docs
         .iter()
         .map(|d| Slot {
@@ -239,26 +263,47 @@ fn run<'d>(docs: &'d [Doc], site: &select::Site<'d>, plan: &order::Plan, cx: &mu
 
 /// The rendered documents in Deckhand's order: concrete, not replaced, control documents
 /// included, each with its own `schema` and `metadata` and its rendered `data`.
-fn output(docs: &[Doc], site: &select::Site<'_>, plan: &order::Plan, mut slots: Vec<Slot>, cx: &Cx<'_>) -> (Vec<Node>, Stream) {
+fn output(
+    docs: &[Doc],
+    site: &select::Site<'_>,
+    plan: &order::Plan,
+    mut slots: Vec<Slot>,
+    cx: &Cx<'_>,
+) -> (Vec<Node>, Stream) {
     let mut list = Vec::new();
     let mut stream = Stream::default();
     for &d in &plan.sorted {
-        stream.names.push((u32::try_from(d).unwrap_or(u32::MAX), docs[d].title.clone()));
+        stream
+            .names
+            .push((u32::try_from(d).unwrap_or(u32::MAX), docs[d].title.clone()));
     }
     for &d in &plan.sorted {
         let doc = &docs[d];
         if doc.is_abstract() || plan.replaced_by.contains_key(&d) {
             continue;
         }
-        let slot = std::mem::replace(&mut slots[d], Slot { data: Node::null(Span::NONE), set: false, encrypted: false });
+        let slot = std::mem::replace(
+            &mut slots[d],
+            Slot {
+                data: Node::null(Span::NONE),
+                set: false,
+                encrypted: false,
+            },
+        );
         let mut node = doc.node.clone();
         if let Some(map) = node.as_map_mut() {
             if slot.set || map.contains_key(&Key::str("data")) {
                 map.insert(Key::str("data"), slot.data);
             }
             if slot.encrypted {
-                if let Some(meta) = map.get_mut(&Key::str("metadata")).and_then(Node::as_map_mut) {
-                    meta.insert(Key::str("storagePolicy"), Node::str("encrypted", Span::NONE));
+                if let Some(meta) = map
+                    .get_mut(&Key::str("metadata"))
+                    .and_then(Node::as_map_mut)
+                {
+                    meta.insert(
+                        Key::str("storagePolicy"),
+                        Node::str("encrypted", Span::NONE),
+                    );
                 }
             }
         }
@@ -290,7 +335,10 @@ fn output(docs: &[Doc], site: &select::Site<'_>, plan: &order::Plan, mut slots: 
 /// UUID.
 pub fn barbican_ref(data: &Node) -> bool {
     static URL: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"^http[s]?://(?:[a-zA-Z]|[0-9]|[$-_@.&+]|[!*\(\),]|(?:%[0-9a-fA-F][0-9a-fA-F]))+").ok()
+        regex::Regex::new(
+            r"^http[s]?://(?:[a-zA-Z]|[0-9]|[$-_@.&+]|[!*\(\),]|(?:%[0-9a-fA-F][0-9a-fA-F]))+",
+        )
+        .ok()
     });
     let Some(s) = data.as_str() else { return false };
     if !URL.as_ref().is_some_and(|r| r.is_match(s)) || !s.contains("secrets") {

@@ -7,8 +7,8 @@
 //! outside the graph in input order. Linear in documents + edges.
 
 use super::doc::{Doc, SchemaName};
-use super::select::{has_selector, Site};
 use super::fail;
+use super::select::{has_selector, Site};
 use crate::error::{Error, Result};
 use crate::value::{Key, Node};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -68,11 +68,21 @@ pub fn plan(site: &Site<'_>) -> Result<Plan> {
             }
             if !doc.is_control()? {
                 let name = raw_name(doc)?;
-                let id = (Key(name), Key(doc.node.get("schema").cloned().unwrap_or(Node::null(doc.span())))); 
+                let id = (
+                    Key(name),
+                    Key(doc
+                        .node
+                        .get("schema")
+                        .cloned()
+                        .unwrap_or(Node::null(doc.span()))),
+                );
                 if !seen.insert(id.clone()) {
                     let mut e = replacement_error(doc, "More than one document with the same name and schema was found, but none has `replacement: true`. Ensure that only 2 documents exist for each replacement and that one has `replacement: true` and the other `replacement: false`.");
                     if let Some(&other) = seen_at.get(&id) {
-                        e = e.note(format!("the other document {}", docs[other].title), docs[other].span());
+                        e = e.note(
+                            format!("the other document {}", docs[other].title),
+                            docs[other].span(),
+                        );
                     }
                     return Err(e.hint("rename one of them, or make one replace the other (replacement: true, selecting it as parent)"));
                 }
@@ -89,9 +99,12 @@ pub fn plan(site: &Site<'_>) -> Result<Plan> {
         let mut src = d;
         if let Some(&r) = replaced_by.get(&d) {
             if doc.is_replacement() {
-                return Err(replacement_error(doc, "A replacement document cannot itself be replaced by another document.")
-                    .note(format!("its replacement {}", docs[r].title), docs[r].span())
-                    .hint("replace the original document only once"));
+                return Err(replacement_error(
+                    doc,
+                    "A replacement document cannot itself be replaced by another document.",
+                )
+                .note(format!("its replacement {}", docs[r].title), docs[r].span())
+                .hint("replace the original document only once"));
             }
             src = r;
         }
@@ -112,8 +125,15 @@ fn raw_name(doc: &Doc) -> Result<Node> {
         .cloned()
         .filter(Node::is_scalar)
         .ok_or_else(|| {
-            fail(None, format!("{} has no metadata.name (Deckhand: KeyError 'name')", doc.title), doc.span())
-                .hint("give every document a metadata.name")
+            fail(
+                None,
+                format!(
+                    "{} has no metadata.name (Deckhand: KeyError 'name')",
+                    doc.title
+                ),
+                doc.span(),
+            )
+            .hint("give every document a metadata.name")
         })
 }
 
@@ -125,7 +145,10 @@ pub fn source_key(sub: &Node, doc: &Doc) -> Result<SchemaName> {
         (Some(s), Some(n)) if s.is_scalar() && n.is_scalar() => Ok(SchemaName(Key(s), Key(n))),
         _ => Err(fail(
             None,
-            format!("a substitution of {} has no src.schema and src.name (Deckhand: KeyError)", doc.title),
+            format!(
+                "a substitution of {} has no src.schema and src.name (Deckhand: KeyError)",
+                doc.title
+            ),
             sub.span,
         )
         .hint("write src: {schema: ..., name: ..., path: ...}")),
@@ -133,7 +156,11 @@ pub fn source_key(sub: &Node, doc: &Doc) -> Result<SchemaName> {
 }
 
 /// The dependency graph in insertion order, its cycles, and networkx's order reversed.
-fn sort(site: &Site<'_>, replaced_by: &FxHashMap<usize, usize>, sources: &FxHashMap<SchemaName, usize>) -> Result<Vec<usize>> {
+fn sort(
+    site: &Site<'_>,
+    replaced_by: &FxHashMap<usize, usize>,
+    sources: &FxHashMap<SchemaName, usize>,
+) -> Result<Vec<usize>> {
     let docs = site.docs;
     let mut node_of: FxHashMap<usize, usize> = FxHashMap::default();
     let mut nodes: Vec<usize> = Vec::new();
@@ -154,7 +181,10 @@ fn sort(site: &Site<'_>, replaced_by: &FxHashMap<usize, usize>, sources: &FxHash
                     Some(&r) if r != d => r,
                     _ => p,
                 };
-                let (a, b) = (add_node(d, &mut nodes, &mut succ), add_node(anc, &mut nodes, &mut succ));
+                let (a, b) = (
+                    add_node(d, &mut nodes, &mut succ),
+                    add_node(anc, &mut nodes, &mut succ),
+                );
                 if edge_seen.insert((a, b)) {
                     if let Some(s) = succ.get_mut(a) {
                         s.push(b);
@@ -165,7 +195,10 @@ fn sort(site: &Site<'_>, replaced_by: &FxHashMap<usize, usize>, sources: &FxHash
         for sub in doc.substitutions()? {
             let key = source_key(sub, doc)?;
             if let Some(&s) = sources.get(&key) {
-                let (a, b) = (add_node(d, &mut nodes, &mut succ), add_node(s, &mut nodes, &mut succ));
+                let (a, b) = (
+                    add_node(d, &mut nodes, &mut succ),
+                    add_node(s, &mut nodes, &mut succ),
+                );
                 if edge_seen.insert((a, b)) {
                     if let Some(v) = succ.get_mut(a) {
                         v.push(b);
@@ -225,7 +258,9 @@ fn cycle_error(site: &Site<'_>, nodes: &[usize], succ: &[Vec<usize>], indeg: &[u
     let mut cur = start;
     loop {
         pos.insert(cur, path.len() - 1);
-        let Some(n) = pred.get(cur).copied().flatten() else { break };
+        let Some(n) = pred.get(cur).copied().flatten() else {
+            break;
+        };
         if let Some(&at) = pos.get(&n) {
             path = path.split_off(at);
             break;
@@ -249,5 +284,7 @@ fn cycle_error(site: &Site<'_>, nodes: &[usize], succ: &[Vec<usize>], indeg: &[u
     for &d in &cycle {
         e = e.note(docs[d].title.clone(), docs[d].span());
     }
-    e.hint("each document depends on the next (its parent or a substitution source); break the cycle")
+    e.hint(
+        "each document depends on the next (its parent or a substitution source); break the cycle",
+    )
 }

@@ -133,10 +133,7 @@ fn translate(p: &str) -> Result<Translated, String> {
                     _ => {
                         // Inline flags: (?imsx) at the start, or (?flags:...) / (?-flags:...).
                         let start = i;
-                        while chars
-                            .get(i)
-                            .is_some_and(|c| "aiLmsux-".contains(*c))
-                        {
+                        while chars.get(i).is_some_and(|c| "aiLmsux-".contains(*c)) {
                             i += 1;
                         }
                         let flags: String = chars[start..i].iter().collect();
@@ -269,7 +266,10 @@ fn escape_literal(
     in_class: bool,
 ) -> Result<usize, String> {
     let hex = |i: &mut usize, n: usize| -> Result<u32, String> {
-        let s: String = chars.get(*i..*i + n).map(|c| c.iter().collect()).unwrap_or_default();
+        let s: String = chars
+            .get(*i..*i + n)
+            .map(|c| c.iter().collect())
+            .unwrap_or_default();
         if s.len() != n || !s.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(format!("incomplete escape \\{e}{s}"));
         }
@@ -311,7 +311,9 @@ fn escape_literal(
         c => c as u32,
     };
     if cp > 0x10FFFF || (0xD800..0xE000).contains(&cp) {
-        return Err(format!("the escape in '{p}' is no character strata can match"));
+        return Err(format!(
+            "the escape in '{p}' is no character strata can match"
+        ));
     }
     let _ = write!(out, r"\x{{{cp:X}}}");
     Ok(i)
@@ -522,7 +524,9 @@ impl PyRegex {
                         if let (true, true, Some(t)) = (e <= '7', n <= 7, third) {
                             let v = e.to_digit(8).unwrap_or(0) * 64 + n * 8 + t;
                             if v > 0o377 {
-                                return Err(format!("octal escape value \\{e}{n}{t} outside of range 0-0o377"));
+                                return Err(format!(
+                                    "octal escape value \\{e}{n}{t} outside of range 0-0o377"
+                                ));
                             }
                             text.push(char::from_u32(v).unwrap_or('\0'));
                             i += 2;
@@ -581,26 +585,49 @@ mod tests {
         assert_eq!(sub("a{", "X", "a{").unwrap(), "X");
         assert_eq!(sub("a{,2}", "X", "aaa").unwrap(), "XXX");
         assert_eq!(sub("[a-]", "X", "-").unwrap(), "X");
-        assert_eq!(sub("INSERT_[A-Z]+_HERE", "pw", "http://u:INSERT_PASSWORD_HERE@h").unwrap(), "http://u:pw@h");
+        assert_eq!(
+            sub(
+                "INSERT_[A-Z]+_HERE",
+                "pw",
+                "http://u:INSERT_PASSWORD_HERE@h"
+            )
+            .unwrap(),
+            "http://u:pw@h"
+        );
         assert_eq!(sub(r"\s", "_", "a\u{1c}b c").unwrap(), "a_b_c");
         assert_eq!(sub("[[]", "X", "[").unwrap(), "X");
         assert_eq!(sub("a$", "X", "ba").unwrap(), "bX");
         assert_eq!(sub("(?i)abc", "X", "ABC").unwrap(), "X");
-        for (p, t) in [("a", "\\"), ("a", r"\d"), ("(a)", r"\10"), ("a", r"\g<1>"), ("a", r"C:\path")] {
+        for (p, t) in [
+            ("a", "\\"),
+            ("a", r"\d"),
+            ("(a)", r"\10"),
+            ("a", r"\g<1>"),
+            ("a", r"C:\path"),
+        ] {
             assert!(sub(p, t, "a").is_err(), "{p} {t}");
         }
         for p in [r"(a)\1", "(?=a)", "(?<=a)b", "a(?i)", "(?x)a"] {
             assert!(compile(p).is_err(), "{p}");
         }
-        assert!(sub("a$", "X", "a\n").is_err(), "Python's $ before a final newline");
+        assert!(
+            sub("a$", "X", "a\n").is_err(),
+            "Python's $ before a final newline"
+        );
     }
 
     #[test]
     fn search_and_groups() {
         let re = compile(r"(?P<repo>[^:]+):(?P<tag>.*)").unwrap();
         let caps = re.search("quay.io/x:1.2").unwrap().unwrap();
-        assert_eq!(re.group(&caps, &GroupRef::Name("tag".into())).unwrap(), Some("1.2"));
-        assert_eq!(re.group(&caps, &GroupRef::Index(1)).unwrap(), Some("quay.io/x"));
+        assert_eq!(
+            re.group(&caps, &GroupRef::Name("tag".into())).unwrap(),
+            Some("1.2")
+        );
+        assert_eq!(
+            re.group(&caps, &GroupRef::Index(1)).unwrap(),
+            Some("quay.io/x")
+        );
         assert!(re.group(&caps, &GroupRef::Index(3)).is_err());
     }
 }

@@ -31,7 +31,11 @@ pub fn to_json(n: &Node) -> Value {
         Kind::Str(s) => Value::String(s.to_string()),
         Kind::Timestamp(s) => Value::String(s.to_string()),
         Kind::List(items) => Value::Array(items.iter().map(to_json).collect()),
-        Kind::Map(m) => Value::Object(m.iter().map(|(k, v)| (key_text(&k.0), to_json(v))).collect()),
+        Kind::Map(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (key_text(&k.0), to_json(v)))
+                .collect(),
+        ),
         #[allow(unreachable_patterns)]
         _ => Value::String(crate::value::py::py_str(n)),
     }
@@ -49,7 +53,10 @@ fn at_pointer<'a>(root: &'a Node, pointer: &str) -> &'a Node {
             Seg::Index(i) => i.to_string(),
         };
         let next = match &cur.kind {
-            Kind::Map(m) => m.iter().find(|(k, _)| key_text(&k.0) == want).map(|(_, v)| v),
+            Kind::Map(m) => m
+                .iter()
+                .find(|(k, _)| key_text(&k.0) == want)
+                .map(|(_, v)| v),
             Kind::List(l) => want.parse::<usize>().ok().and_then(|i| l.get(i)),
             _ => None,
         };
@@ -68,12 +75,20 @@ impl DataSchemas {
     pub fn from_nodes(nodes: &[Node]) -> DataSchemas {
         let mut by_kind = FxHashMap::default();
         for d in nodes {
-            let is_schema = d.get("schema").and_then(Node::as_str).is_some_and(|s| s.starts_with("deckhand/DataSchema"));
-            let name = d.get("metadata").and_then(|m| m.get("name")).and_then(Node::as_str);
+            let is_schema = d
+                .get("schema")
+                .and_then(Node::as_str)
+                .is_some_and(|s| s.starts_with("deckhand/DataSchema"));
+            let name = d
+                .get("metadata")
+                .and_then(|m| m.get("name"))
+                .and_then(Node::as_str);
             let data = d.get("data").filter(|x| super::doc::truthy(x));
             if let (true, Some(name), Some(data)) = (is_schema, name, data) {
                 if NAME_RE.as_ref().is_some_and(|r| r.is_match(name)) {
-                    by_kind.entry(name.to_string()).or_insert_with(|| data.clone());
+                    by_kind
+                        .entry(name.to_string())
+                        .or_insert_with(|| data.clone());
                 }
             }
         }
@@ -90,7 +105,10 @@ impl DataSchemas {
     /// Violations of `data` against the DataSchema for `schema`: message (with the JSON
     /// Pointer) and the offending value's position.
     pub fn violations(&self, schema: &str, data: &Node) -> Vec<(String, Span)> {
-        self.violations_at(schema, data).into_iter().map(|(m, at, _)| (m, at)).collect()
+        self.violations_at(schema, data)
+            .into_iter()
+            .map(|(m, at, _)| (m, at))
+            .collect()
     }
 
     /// Violations with the offending value's position and the rule's.
@@ -104,7 +122,13 @@ impl DataSchemas {
             .build(&to_json(rules));
         let validator = match compiled {
             Ok(v) => v,
-            Err(e) => return vec![(format!("the DataSchema {schema} is not a valid JSON schema: {e}"), rules.span, rules.span)],
+            Err(e) => {
+                return vec![(
+                    format!("the DataSchema {schema} is not a valid JSON schema: {e}"),
+                    rules.span,
+                    rules.span,
+                )]
+            }
         };
         let instance = to_json(data);
         validator
@@ -113,10 +137,18 @@ impl DataSchemas {
                 let pointer = err.instance_path().as_str().to_string();
                 let value = at_pointer(data, &pointer);
                 let rule = at_pointer(rules, err.schema_path().as_str());
-                let shown = if pointer.is_empty() { String::new() } else { pointer };
+                let shown = if pointer.is_empty() {
+                    String::new()
+                } else {
+                    pointer
+                };
                 (
                     format!("/data{shown}: {err}"),
-                    if value.span.is_none() { data.span } else { value.span },
+                    if value.span.is_none() {
+                        data.span
+                    } else {
+                        value.span
+                    },
                     rule.span,
                 )
             })
@@ -131,25 +163,37 @@ pub fn check(rendered: &[Node], docs: &[Doc], sources: &SourceMap) -> Result<()>
     let mut found: Vec<(String, Span)> = Vec::new();
     for doc in rendered {
         let schema = doc.get("schema").and_then(Node::as_str).unwrap_or("");
-        let name = doc.get("metadata").and_then(|m| m.get("name")).map_or(String::new(), super::doc::text);
+        let name = doc
+            .get("metadata")
+            .and_then(|m| m.get("name"))
+            .map_or(String::new(), super::doc::text);
         let data = doc.get("data").cloned().unwrap_or(Node::null(doc.span));
         let title = format!("[{schema}] {name}");
         let mut builtin = super::validate::builtin_violations(schema, &data);
         if let Some(v) = builtin.as_mut() {
             for (m, at) in v.drain(..) {
-                found.push((format!("{title} {m} (Deckhand's built-in schema for {schema})"), at));
+                found.push((
+                    format!("{title} {m} (Deckhand's built-in schema for {schema})"),
+                    at,
+                ));
             }
             continue;
         }
         for (m, at, rule) in schemas.violations_at(schema, &data) {
-            let rule_at = sources.locate(rule).map_or_else(|| "(built in)".into(), |l| l.to_string());
+            let rule_at = sources
+                .locate(rule)
+                .map_or_else(|| "(built in)".into(), |l| l.to_string());
             found.push((format!("{title} {m} (rule at {rule_at})"), at));
         }
     }
     let Some((first, at)) = found.first() else {
         return Ok(());
     };
-    let mut e = fail(None, format!("{} value(s) violate their DataSchema: {first}", found.len()), *at);
+    let mut e = fail(
+        None,
+        format!("{} value(s) violate their DataSchema: {first}", found.len()),
+        *at,
+    );
     for (m, at) in found.iter().skip(1) {
         e = e.note(m.clone(), *at);
     }

@@ -29,7 +29,10 @@ pub fn layer_order(policy: &Doc) -> Result<Vec<Node>> {
     let Some(map) = data.and_then(Node::as_map) else {
         return Err(fail(
             None,
-            format!("the LayeringPolicy {} has no mapping in its data (Deckhand: AttributeError)", policy.title),
+            format!(
+                "the LayeringPolicy {} has no mapping in its data (Deckhand: AttributeError)",
+                policy.title
+            ),
             data.map_or(policy.span(), |d| d.span),
         )
         .hint("write data: {layerOrder: [global, site]}"));
@@ -40,7 +43,11 @@ pub fn layer_order(policy: &Doc) -> Result<Vec<Node>> {
             Some(items) => Ok(items.to_vec()),
             None => Err(fail(
                 None,
-                format!("layerOrder of the LayeringPolicy {} is {}, not a list", policy.title, n.kind_phrase()),
+                format!(
+                    "layerOrder of the LayeringPolicy {} is {}, not a list",
+                    policy.title,
+                    n.kind_phrase()
+                ),
                 n.span,
             )
             .hint("write layerOrder: [global, region, site]")),
@@ -54,7 +61,12 @@ fn position(order: &[Node], layer: &Node) -> Option<usize> {
 
 impl<'d> Site<'d> {
     /// Indexes the documents, checks their layers and selects parents.
-    pub fn build(docs: &'d [Doc], layer_order: &[Node], policy: &Doc, warn: &mut Warn) -> Result<Site<'d>> {
+    pub fn build(
+        docs: &'d [Doc],
+        layer_order: &[Node],
+        policy: &Doc,
+        warn: &mut Warn,
+    ) -> Result<Site<'d>> {
         let mut by_meta: FxHashMap<Meta, usize> = FxHashMap::default();
         let mut index = Vec::new();
         // Layers in the order they first appear, with their documents (duplicates included).
@@ -109,13 +121,20 @@ impl<'d> Site<'d> {
             if let Some(sel) = doc.selector()? {
                 for (k, v) in sel.iter() {
                     hashable(v, doc, "parentSelector")?;
-                    by_label.entry((k.clone(), Key(v.clone()))).or_default().push(i);
+                    by_label
+                        .entry((k.clone(), Key(v.clone())))
+                        .or_default()
+                        .push(i);
                 }
             }
         }
         let order: Vec<Node> = layer_order
             .iter()
-            .filter(|l| layer_at.get(&Key((*l).clone())).is_some_and(|&i| by_layer.get(i).is_some_and(|(_, d)| !d.is_empty())))
+            .filter(|l| {
+                layer_at
+                    .get(&Key((*l).clone()))
+                    .is_some_and(|&i| by_layer.get(i).is_some_and(|(_, d)| !d.is_empty()))
+            })
             .cloned()
             .collect();
         let mut site = Site {
@@ -131,7 +150,11 @@ impl<'d> Site<'d> {
 
     /// The first document of a document's meta.
     pub fn first(&self, i: usize) -> usize {
-        self.docs.get(i).and_then(|d| self.by_meta.get(&d.meta)).copied().unwrap_or(i)
+        self.docs
+            .get(i)
+            .and_then(|d| self.by_meta.get(&d.meta))
+            .copied()
+            .unwrap_or(i)
     }
 
     fn layer_index(&self, doc: &Doc) -> Result<usize> {
@@ -159,7 +182,10 @@ impl<'d> Site<'d> {
         let mut candidates: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
         let order = self.order.clone();
         for layer in &order {
-            let Some(list) = layer_at.get(&Key(layer.clone())).and_then(|&i| by_layer.get(i)) else {
+            let Some(list) = layer_at
+                .get(&Key(layer.clone()))
+                .and_then(|&i| by_layer.get(i))
+            else {
                 continue;
             };
             for &p in &list.1 {
@@ -227,7 +253,10 @@ impl<'d> Site<'d> {
                         selector_span(doc),
                     );
                     for &p in candidates.get(&d).into_iter().flatten() {
-                        e = e.note(format!("candidate parent {}", docs[p].title), docs[p].span());
+                        e = e.note(
+                            format!("candidate parent {}", docs[p].title),
+                            docs[p].span(),
+                        );
                     }
                     return Err(e.hint(
                         "make the parentSelector match one document in the closest layer (Deckhand counts every candidate and lets a closer layer take over only once per layer)",
@@ -305,7 +334,11 @@ fn hashable(v: &Node, doc: &Doc, what: &str) -> Result<()> {
     }
     Err(fail(
         None,
-        format!("a value of {what} in {} is {}; Deckhand needs a scalar (TypeError: unhashable type)", doc.title, v.kind_phrase()),
+        format!(
+            "a value of {what} in {} is {}; Deckhand needs a scalar (TypeError: unhashable type)",
+            doc.title,
+            v.kind_phrase()
+        ),
         v.span,
     )
     .hint("write a string"))

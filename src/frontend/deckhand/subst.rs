@@ -30,18 +30,35 @@ struct Source<'a> {
 }
 
 /// Applies `docs[d]`'s substitutions to its current data.
-pub fn substitute_all(d: usize, docs: &[Doc], plan: &Plan, slots: &mut [Slot], cx: &mut Cx<'_>) -> Result<()> {
+pub fn substitute_all(
+    d: usize,
+    docs: &[Doc],
+    plan: &Plan,
+    slots: &mut [Slot],
+    cx: &mut Cx<'_>,
+) -> Result<()> {
     let doc = &docs[d];
     let mut redact = false;
     for sub in doc.substitutions()? {
         let key = source_key(sub, doc)?;
         let src_map = sub.get("src").and_then(Node::as_map);
         let Some(path_node) = get(src_map, "path") else {
-            return Err(fail(None, format!("a substitution of {} has no src.path (Deckhand: KeyError 'path')", doc.title), sub.span)
-                .hint("add src.path: . (the whole data) or .a.b"));
+            return Err(fail(
+                None,
+                format!(
+                    "a substitution of {} has no src.path (Deckhand: KeyError 'path')",
+                    doc.title
+                ),
+                sub.span,
+            )
+            .hint("add src.path: . (the whole data) or .a.b"));
         };
         let Some(&s) = plan.sources.get(&key) else {
-            let what = format!("[{}] {}", super::doc::text(&key.0 .0), super::doc::text(&key.1 .0));
+            let what = format!(
+                "[{}] {}",
+                super::doc::text(&key.0 .0),
+                super::doc::text(&key.1 .0)
+            );
             if cx.lenient {
                 cx.warn.push(format!("substitution source {what} was not found; the substitution is skipped (--allow-missing-substitution-source)"), sub.span);
                 continue;
@@ -54,8 +71,16 @@ pub fn substitute_all(d: usize, docs: &[Doc], plan: &Plan, slots: &mut [Slot], c
             .hint("add the source document (it must be concrete: abstract documents are no sources), or pass --allow-missing-substitution-source to skip"));
         };
         let Some(src_path) = path_node.as_str() else {
-            return Err(fail(None, format!("src.path of a substitution of {} is {}, not a string", doc.title, path_node.kind_phrase()), path_node.span)
-                .hint("write the path as a string, e.g. .a.b"));
+            return Err(fail(
+                None,
+                format!(
+                    "src.path of a substitution of {} is {}, not a string",
+                    doc.title,
+                    path_node.kind_phrase()
+                ),
+                path_node.span,
+            )
+            .hint("write the path as a string, e.g. .a.b"));
         };
         let src = Source {
             doc: s,
@@ -68,8 +93,15 @@ pub fn substitute_all(d: usize, docs: &[Doc], plan: &Plan, slots: &mut [Slot], c
         }
         let value = read_source(doc, &docs[s], &src, sub, slots, cx)?;
         let Some(dest) = sub.get("dest") else {
-            return Err(fail(None, format!("a substitution of {} has no dest (Deckhand: KeyError 'dest')", doc.title), sub.span)
-                .hint("add dest: {path: .a.b}"));
+            return Err(fail(
+                None,
+                format!(
+                    "a substitution of {} has no dest (Deckhand: KeyError 'dest')",
+                    doc.title
+                ),
+                sub.span,
+            )
+            .hint("add dest: {path: .a.b}"));
         };
         let dests: Vec<&Node> = match &dest.kind {
             Kind::List(items) => items.iter().collect(),
@@ -105,15 +137,33 @@ pub fn substitute_all(d: usize, docs: &[Doc], plan: &Plan, slots: &mut [Slot], c
 
 /// The value at `src.path` of the source's rendered data (its whole data when that is not a
 /// mapping), checked and narrowed by `src.pattern`.
-fn read_source(doc: &Doc, src_doc: &Doc, src: &Source<'_>, sub: &Node, slots: &[Slot], cx: &mut Cx<'_>) -> Result<Node> {
-    let data = slots.get(src.doc).map_or(Node::null(Span::NONE), |s| s.data.clone());
+fn read_source(
+    doc: &Doc,
+    src_doc: &Doc,
+    src: &Source<'_>,
+    sub: &Node,
+    slots: &[Slot],
+    cx: &mut Cx<'_>,
+) -> Result<Node> {
+    let data = slots
+        .get(src.doc)
+        .map_or(Node::null(Span::NONE), |s| s.data.clone());
     let secret = if data.as_map().is_some() {
         let p = DPath::parse(&dpath::normalize(src.path)).map_err(|e| {
-            fail(None, format!("src.path of a substitution of {}: {e}", doc.title), sub.span)
-                .hint("Deckhand fails here too (a Python exception); fix the path")
+            fail(
+                None,
+                format!("src.path of a substitution of {}: {e}", doc.title),
+                sub.span,
+            )
+            .hint("Deckhand fails here too (a Python exception); fix the path")
         })?;
         let found = p.first(&data).map_err(|e| {
-            fail(None, format!("src.path of a substitution of {}: {e}", doc.title), sub.span).hint("fix the path or the source's data")
+            fail(
+                None,
+                format!("src.path of a substitution of {}: {e}", doc.title),
+                sub.span,
+            )
+            .hint("fix the path or the source's data")
         })?;
         found.map(std::borrow::Cow::into_owned)
     } else {
@@ -127,12 +177,19 @@ fn read_source(doc: &Doc, src_doc: &Doc, src: &Source<'_>, sub: &Node, slots: &[
                 src.path, src_doc.title, doc.title
             );
             if cx.lenient {
-                cx.warn.push(format!("{message}; null is substituted (--allow-missing-substitution-source)"), sub.span);
+                cx.warn.push(
+                    format!("{message}; null is substituted (--allow-missing-substitution-source)"),
+                    sub.span,
+                );
                 Node::null(Span::NONE)
             } else {
-                return Err(fail(Some("SubstitutionSourceDataNotFound"), message, sub.get("src").map_or(sub.span, |n| n.span))
-                    .note(format!("the source {}", src_doc.title), src_doc.span())
-                    .hint("the source has nothing (or null) at src.path; fix the path or the source"));
+                return Err(fail(
+                    Some("SubstitutionSourceDataNotFound"),
+                    message,
+                    sub.get("src").map_or(sub.span, |n| n.span),
+                )
+                .note(format!("the source {}", src_doc.title), src_doc.span())
+                .hint("the source has nothing (or null) at src.path; fix the path or the source"));
             }
         }
     };
@@ -144,12 +201,20 @@ fn read_source(doc: &Doc, src_doc: &Doc, src: &Source<'_>, sub: &Node, slots: &[
 
 /// `src.pattern`: `re.search` on the value; the match group replaces it (no match: the whole
 /// value, with a warning).
-fn narrow(value: &Node, src: &Source<'_>, cx: &mut Cx<'_>, at: Span) -> std::result::Result<Node, String> {
+fn narrow(
+    value: &Node,
+    src: &Source<'_>,
+    cx: &mut Cx<'_>,
+    at: Span,
+) -> std::result::Result<Node, String> {
     let Some(pattern) = src.pattern.filter(|p| truthy(p)) else {
         return Ok(value.clone());
     };
     let Some(text) = value.as_str() else {
-        return Err(format!("src.pattern needs a string value, and the source value is {}", value.kind_phrase()));
+        return Err(format!(
+            "src.pattern needs a string value, and the source value is {}",
+            value.kind_phrase()
+        ));
     };
     let pattern = pattern.as_str().ok_or("src.pattern is not a string")?;
     let re = pyre::compile(pattern)?;
@@ -162,7 +227,9 @@ fn narrow(value: &Node, src: &Source<'_>, cx: &mut Cx<'_>, at: Span) -> std::res
         Some(Kind::Int(i)) => GroupRef::Index(*i),
         Some(Kind::Bool(b)) => GroupRef::Index(i64::from(*b)),
         Some(Kind::Str(s)) => GroupRef::Name(s.to_string()),
-        Some(_) => return Err("no such group (match_group must be an integer or a group name)".into()),
+        Some(_) => {
+            return Err("no such group (match_group must be an integer or a group name)".into())
+        }
     };
     Ok(match re.group(&caps, &group)? {
         Some(s) => Node::str(s, value.span),
@@ -191,18 +258,24 @@ fn substitute_one(
     let Some(dmap) = dest.as_map() else {
         return Err(format!("dest is {}, not a mapping", dest.kind_phrase()));
     };
-    let path = dmap.get(&Key::str("path")).ok_or("dest has no path (KeyError 'path')")?;
+    let path = dmap
+        .get(&Key::str("path"))
+        .ok_or("dest has no path (KeyError 'path')")?;
     let path = path.as_str().ok_or("dest.path is not a string")?;
     let pattern = dmap.get(&Key::str("pattern")).filter(|p| truthy(p));
     let recurse = dmap.get(&Key::str("recurse")).filter(|r| truthy(r));
     let value = narrow(value, src, cx, dest.span)?;
     let norm = dpath::normalize(path);
     if !(norm == "$" || norm.starts_with("$.")) {
-        return Err(format!("The provided jsonpath {norm} does not begin with \".\" or \"$\""));
+        return Err(format!(
+            "The provided jsonpath {norm} does not begin with \".\" or \"$\""
+        ));
     }
     let p = DPath::parse(&norm).map_err(|e| e.to_string())?;
     if crate::load::yaml::tree_depth(&value) + p.steps.len() > MAX_DEPTH {
-        return Err(format!("the result would nest deeper than {MAX_DEPTH} levels"));
+        return Err(format!(
+            "the result would nest deeper than {MAX_DEPTH} levels"
+        ));
     }
     let Some(slot) = slots.get_mut(d) else {
         return Err("no such document".into());
@@ -212,13 +285,20 @@ fn substitute_one(
     if !existed {
         dpath::expand(&mut work, &p.text).map_err(|e| e.to_string())?;
     }
-    let before = p.first(&work).map_err(|e| e.to_string())?.map(std::borrow::Cow::into_owned);
+    let before = p
+        .first(&work)
+        .map_err(|e| e.to_string())?
+        .map(std::borrow::Cow::into_owned);
     let Some(target) = before else {
-        return Err(format!("nothing is at '{norm}' even after creating it (IndexError: list index out of range)"));
+        return Err(format!(
+            "nothing is at '{norm}' even after creating it (IndexError: list index out of range)"
+        ));
     };
     let mut steps: Vec<(Vec<Loc>, Outcome, Span, Option<Node>)> = Vec::new();
     let root_value = if let Some(pattern) = pattern {
-        let pattern = pattern.as_str().ok_or("dest.pattern is not a string (TypeError)")?;
+        let pattern = pattern
+            .as_str()
+            .ok_or("dest.pattern is not a string (TypeError)")?;
         let re = pyre::compile(pattern)?;
         let text = crate::value::py::py_str(&value);
         if text.contains('\\') {
@@ -226,13 +306,30 @@ fn substitute_one(
         }
         match (recurse, &target.kind) {
             (Some(r), Kind::Map(_) | Kind::List(_)) => {
-                let max = r.as_map().map(|m| m.get(&Key::str("depth")).cloned().unwrap_or(Node::new(Kind::Int(-1), Span::NONE)));
+                let max = r.as_map().map(|m| {
+                    m.get(&Key::str("depth"))
+                        .cloned()
+                        .unwrap_or(Node::new(Kind::Int(-1), Span::NONE))
+                });
                 let max = max.ok_or("dest.recurse is not a mapping (AttributeError)")?;
-                let at = p.first_location(&work).map_err(|e| e.to_string())?.unwrap_or_default();
+                let at = p
+                    .first_location(&work)
+                    .map_err(|e| e.to_string())?
+                    .unwrap_or_default();
                 let mut changed = 0;
                 if let Some(node) = dpath::get_mut(&mut work, &at) {
                     let mut here = at.clone();
-                    recurse_replace(node, 0, &max, pattern, &re, &text, &mut here, &mut steps, &mut changed)?;
+                    recurse_replace(
+                        node,
+                        0,
+                        &max,
+                        pattern,
+                        &re,
+                        &text,
+                        &mut here,
+                        &mut steps,
+                        &mut changed,
+                    )?;
                 }
                 if changed == 0 && pattern.chars().any(|c| "[]().*+?{}|^$\\".contains(c)) {
                     cx.warn.push(format!("recursive substitution with pattern '{pattern}' changed nothing: Deckhand only rewrites strings that contain the pattern's text literally"), dest.span);
@@ -246,7 +343,14 @@ fn substitute_one(
             }
         }
     } else {
-        Some((value.clone(), if existed { Outcome::Replaced } else { Outcome::Added }))
+        Some((
+            value.clone(),
+            if existed {
+                Outcome::Replaced
+            } else {
+                Outcome::Added
+            },
+        ))
     };
     let mut root: Option<Node> = None;
     if let Some((new, outcome)) = root_value {
@@ -297,7 +401,11 @@ fn root_update(data: &Node, result: Node, path: &str, cx: &mut Cx<'_>, at: Span)
         return Some(result);
     }
     let mut merged: Map = old.clone();
-    let kept: Vec<String> = old.keys().filter(|k| !new.contains_key(*k)).map(|k| crate::merge::key_text(&k.0)).collect();
+    let kept: Vec<String> = old
+        .keys()
+        .filter(|k| !new.contains_key(*k))
+        .map(|k| crate::merge::key_text(&k.0))
+        .collect();
     for (k, v) in new.iter() {
         merged.insert(k.clone(), v.clone());
     }
@@ -327,7 +435,12 @@ fn recurse_replace(
     if Node::new(Kind::Int(depth), Span::NONE).py_eq(max) {
         return Ok(());
     }
-    let visit = |loc: Loc, v: &mut Node, here: &mut Vec<Loc>, steps: &mut Vec<_>, changed: &mut usize| -> std::result::Result<(), String> {
+    let visit = |loc: Loc,
+                 v: &mut Node,
+                 here: &mut Vec<Loc>,
+                 steps: &mut Vec<_>,
+                 changed: &mut usize|
+     -> std::result::Result<(), String> {
         here.push(loc);
         let r = match v.as_str() {
             Some(s) if s.contains(pattern) => {

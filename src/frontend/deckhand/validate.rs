@@ -47,14 +47,20 @@ fn matches(pattern: &regex::Regex, s: &str) -> bool {
 }
 
 fn re(p: &str) -> regex::Regex {
-    regex::Regex::new(p).unwrap_or_else(|_| regex::Regex::new("$^").unwrap_or_else(|_| unreachable!()))
+    regex::Regex::new(p)
+        .unwrap_or_else(|_| regex::Regex::new("$^").unwrap_or_else(|_| unreachable!()))
 }
 
-static SCHEMA_RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| re(r"^[A-Za-z]+/[A-Za-z]+/v\d+$"));
+static SCHEMA_RE: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| re(r"^[A-Za-z]+/[A-Za-z]+/v\d+$"));
 
 impl Check<'_> {
     fn bad(&mut self, message: String, at: &Node) {
-        let span = if at.span.is_none() { self.doc.span } else { at.span };
+        let span = if at.span.is_none() {
+            self.doc.span
+        } else {
+            at.span
+        };
         self.found.push(Found { message, span });
     }
 
@@ -64,7 +70,14 @@ impl Check<'_> {
             return true;
         }
         let list: Vec<String> = want.iter().map(|w| format!("'{w}'")).collect();
-        self.bad(format!("{} is not of type {}", crate::value::py::py_repr(n), list.join(", ")), n);
+        self.bad(
+            format!(
+                "{} is not of type {}",
+                crate::value::py::py_repr(n),
+                list.join(", ")
+            ),
+            n,
+        );
         false
     }
 
@@ -94,7 +107,13 @@ impl Check<'_> {
             .collect();
         if !extra.is_empty() {
             let verb = if extra.len() == 1 { "was" } else { "were" };
-            self.bad(format!("Additional properties are not allowed ({} {verb} unexpected)", extra.join(", ")), at);
+            self.bad(
+                format!(
+                    "Additional properties are not allowed ({} {verb} unexpected)",
+                    extra.join(", ")
+                ),
+                at,
+            );
         }
     }
 
@@ -117,21 +136,35 @@ impl Check<'_> {
                 }
                 if let Some(s) = mm.get(&Key::str("schema")) {
                     let ok = s.as_str().is_some_and(|t| {
-                        matches(&re(r"^metadata/Document/v\d+$"), t) || matches(&re(r"^metadata/Control/v\d+$"), t)
+                        matches(&re(r"^metadata/Document/v\d+$"), t)
+                            || matches(&re(r"^metadata/Control/v\d+$"), t)
                     });
                     if !ok {
-                        self.bad(format!("{} is not valid under any of the given schemas", crate::value::py::py_repr(s)), s);
+                        self.bad(
+                            format!(
+                                "{} is not valid under any of the given schemas",
+                                crate::value::py::py_repr(s)
+                            ),
+                            s,
+                        );
                     }
                 }
                 self.required(mm, md, &["name", "schema"]);
             }
         }
-        self.is(field("data"), &["null", "string", "object", "array", "number", "boolean"]);
+        self.is(
+            field("data"),
+            &["null", "string", "object", "array", "number", "boolean"],
+        );
     }
 
     fn control_metadata(&mut self, md: &Node, m: &Map) {
         if let Some(s) = m.get(&Key::str("schema")) {
-            self.string_like(s, &re(r"^metadata/Control/v\d+$"), r"^metadata/Control/v\d+$");
+            self.string_like(
+                s,
+                &re(r"^metadata/Control/v\d+$"),
+                r"^metadata/Control/v\d+$",
+            );
         }
         if let Some(n) = m.get(&Key::str("name")) {
             self.is(n, &["string"]);
@@ -147,19 +180,49 @@ impl Check<'_> {
     }
 
     fn document_metadata(&mut self, md: &Node, m: &Map) {
-        self.only(m, md, &["schema", "name", "labels", "replacement", "layeringDefinition", "substitutions", "storagePolicy"]);
-        self.required(m, md, &["schema", "name", "storagePolicy", "layeringDefinition"]);
+        self.only(
+            m,
+            md,
+            &[
+                "schema",
+                "name",
+                "labels",
+                "replacement",
+                "layeringDefinition",
+                "substitutions",
+                "storagePolicy",
+            ],
+        );
+        self.required(
+            m,
+            md,
+            &["schema", "name", "storagePolicy", "layeringDefinition"],
+        );
         if let Some(s) = m.get(&Key::str("schema")) {
-            self.string_like(s, &re(r"^metadata/Document/v\d+$"), r"^metadata/Document/v\d+$");
+            self.string_like(
+                s,
+                &re(r"^metadata/Document/v\d+$"),
+                r"^metadata/Document/v\d+$",
+            );
         }
-        for (k, t) in [("name", "string"), ("labels", "object"), ("replacement", "boolean")] {
+        for (k, t) in [
+            ("name", "string"),
+            ("labels", "object"),
+            ("replacement", "boolean"),
+        ] {
             if let Some(v) = m.get(&Key::str(k)) {
                 self.is(v, &[t]);
             }
         }
         if let Some(p) = m.get(&Key::str("storagePolicy")) {
             if self.is(p, &["string"]) && !matches!(p.as_str(), Some("encrypted" | "cleartext")) {
-                self.bad(format!("{} is not one of ['encrypted', 'cleartext']", crate::value::py::py_repr(p)), p);
+                self.bad(
+                    format!(
+                        "{} is not one of ['encrypted', 'cleartext']",
+                        crate::value::py::py_repr(p)
+                    ),
+                    p,
+                );
             }
         }
         if let Some(ld) = m.get(&Key::str("layeringDefinition")) {
@@ -206,7 +269,13 @@ impl Check<'_> {
                     self.required(am, a, &["method", "path"]);
                     if let Some(meth) = am.get(&Key::str("method")) {
                         if !matches!(meth.as_str(), Some("replace" | "delete" | "merge")) {
-                            self.bad(format!("{} is not one of ['replace', 'delete', 'merge']", crate::value::py::py_repr(meth)), meth);
+                            self.bad(
+                                format!(
+                                    "{} is not one of ['replace', 'delete', 'merge']",
+                                    crate::value::py::py_repr(meth)
+                                ),
+                                meth,
+                            );
                         }
                     }
                     if let Some(p) = am.get(&Key::str("path")) {
@@ -226,7 +295,10 @@ impl Check<'_> {
 
     /// `substitution_dest`, without recording: `anyOf` needs to know whether it passes.
     fn dest_ok(d: &Node) -> bool {
-        let mut probe = Check { found: Vec::new(), doc: d };
+        let mut probe = Check {
+            found: Vec::new(),
+            doc: d,
+        };
         probe.dest(d);
         probe.found.is_empty()
     }
@@ -248,8 +320,16 @@ impl Check<'_> {
                 if let Some(rm) = r.as_map() {
                     self.required(rm, r, &["depth"]);
                     if let Some(depth) = rm.get(&Key::str("depth")) {
-                        if self.is(depth, &["integer"]) && matches!(depth.kind, Kind::Int(i) if i < -1) {
-                            self.bad(format!("{} is less than the minimum of -1", crate::value::py::py_repr(depth)), depth);
+                        if self.is(depth, &["integer"])
+                            && matches!(depth.kind, Kind::Int(i) if i < -1)
+                        {
+                            self.bad(
+                                format!(
+                                    "{} is less than the minimum of -1",
+                                    crate::value::py::py_repr(depth)
+                                ),
+                                depth,
+                            );
                         }
                     }
                 }
@@ -266,20 +346,45 @@ impl Check<'_> {
         self.required(m, sub, &["dest", "src"]);
         if let Some(dest) = m.get(&Key::str("dest")) {
             let single = Self::dest_ok(dest);
-            let list = dest.as_list().is_some_and(|l| !l.is_empty() && l.iter().all(Self::dest_ok));
+            let list = dest
+                .as_list()
+                .is_some_and(|l| !l.is_empty() && l.iter().all(Self::dest_ok));
             if !single && !list {
-                self.bad(format!("{} is not valid under any of the given schemas", crate::value::py::py_repr(dest)), dest);
+                self.bad(
+                    format!(
+                        "{} is not valid under any of the given schemas",
+                        crate::value::py::py_repr(dest)
+                    ),
+                    dest,
+                );
             }
         }
         if let Some(src) = m.get(&Key::str("src")) {
             if self.is(src, &["object"]) {
                 if let Some(sm) = src.as_map() {
-                    self.only(sm, src, &["schema", "name", "path", "pattern", "match_group", "deepcopy"]);
+                    self.only(
+                        sm,
+                        src,
+                        &[
+                            "schema",
+                            "name",
+                            "path",
+                            "pattern",
+                            "match_group",
+                            "deepcopy",
+                        ],
+                    );
                     self.required(sm, src, &["schema", "name", "path"]);
                     if let Some(s) = sm.get(&Key::str("schema")) {
                         self.string_like(s, &SCHEMA_RE, r"^[A-Za-z]+/[A-Za-z]+/v\d+$");
                     }
-                    for (k, t) in [("name", "string"), ("path", "string"), ("pattern", "string"), ("match_group", "integer"), ("deepcopy", "boolean")] {
+                    for (k, t) in [
+                        ("name", "string"),
+                        ("path", "string"),
+                        ("pattern", "string"),
+                        ("match_group", "integer"),
+                        ("deepcopy", "boolean"),
+                    ] {
                         if let Some(v) = sm.get(&Key::str(k)) {
                             self.is(v, &[t]);
                         }
@@ -323,7 +428,11 @@ impl Check<'_> {
                                     self.only(vm, v, &["name", "expiresAfter"]);
                                     self.required(vm, v, &["name"]);
                                     if let Some(n) = vm.get(&Key::str("name")) {
-                                        self.string_like(n, &re(r"^.*-(validation|verification)$"), r"^.*-(validation|verification)$");
+                                        self.string_like(
+                                            n,
+                                            &re(r"^.*-(validation|verification)$"),
+                                            r"^.*-(validation|verification)$",
+                                        );
                                     }
                                     if let Some(e) = vm.get(&Key::str("expiresAfter")) {
                                         self.is(e, &["string"]);
@@ -335,8 +444,13 @@ impl Check<'_> {
                 }
                 true
             }
-            "deckhand/CertificateAuthority/v1" | "deckhand/CertificateAuthorityKey/v1" | "deckhand/Certificate/v1" | "deckhand/CertificateKey/v1"
-            | "deckhand/Passphrase/v1" | "deckhand/PrivateKey/v1" | "deckhand/PublicKey/v1" => {
+            "deckhand/CertificateAuthority/v1"
+            | "deckhand/CertificateAuthorityKey/v1"
+            | "deckhand/Certificate/v1"
+            | "deckhand/CertificateKey/v1"
+            | "deckhand/Passphrase/v1"
+            | "deckhand/PrivateKey/v1"
+            | "deckhand/PublicKey/v1" => {
                 self.is(data, &["string"]);
                 true
             }
@@ -348,8 +462,12 @@ impl Check<'_> {
 /// A document of a built-in kind (LayeringPolicy, ValidationPolicy, the secret kinds)
 /// against Deckhand's own rules for its data; `None` for any other kind.
 pub fn builtin_violations(kind: &str, data: &Node) -> Option<Vec<(String, Span)>> {
-    let mut c = Check { found: Vec::new(), doc: data };
-    c.control_data(kind, data).then(|| c.found.into_iter().map(|f| (f.message, f.span)).collect())
+    let mut c = Check {
+        found: Vec::new(),
+        doc: data,
+    };
+    c.control_data(kind, data)
+        .then(|| c.found.into_iter().map(|f| (f.message, f.span)).collect())
 }
 
 /// Runs the pre-validation over the loaded documents.
@@ -358,22 +476,38 @@ pub fn pre_validate(nodes: &[Node]) -> Result<()> {
     let mut seen: FxHashSet<Meta> = FxHashSet::default();
     let data_schemas = schemas::DataSchemas::from_nodes(nodes);
     for (i, d) in nodes.iter().enumerate() {
-        if let Some(n) = d.get("schema").filter(|n| super::doc::truthy(n) && n.as_str().is_none()) {
+        if let Some(n) = d
+            .get("schema")
+            .filter(|n| super::doc::truthy(n) && n.as_str().is_none())
+        {
             return Err(fail(None, format!("the schema of document {} is {}; Deckhand's pre-validation fails on it (AttributeError)", i + 1, n.kind_phrase()), n.span)
                 .hint("write schema: <namespace>/<Kind>/v1"));
         }
-        if let Some(s) = d.get("schema").and_then(Node::as_str).filter(|s| !s.is_empty()) {
+        if let Some(s) = d
+            .get("schema")
+            .and_then(Node::as_str)
+            .filter(|s| !s.is_empty())
+        {
             if s.split('/').count() < 3 {
                 return Err(fail(None, format!("the schema '{s}' of document {} is not <namespace>/<Kind>/<version>; Deckhand's pre-validation fails on it (IndexError)", i + 1), d.get("schema").map_or(d.span, |n| n.span))
                     .hint("write schema: <namespace>/<Kind>/v1"));
             }
         }
-        let mut c = Check { found: Vec::new(), doc: d };
+        let mut c = Check {
+            found: Vec::new(),
+            doc: d,
+        };
         c.base(d);
-        let label = d
-            .get("metadata")
-            .and_then(|m| m.get("name"))
-            .map_or_else(|| format!("document {}", i + 1), |n| format!("[{}] {}", d.get("schema").map_or(String::new(), super::doc::text), super::doc::text(n)));
+        let label = d.get("metadata").and_then(|m| m.get("name")).map_or_else(
+            || format!("document {}", i + 1),
+            |n| {
+                format!(
+                    "[{}] {}",
+                    d.get("schema").map_or(String::new(), super::doc::text),
+                    super::doc::text(n)
+                )
+            },
+        );
         if c.found.is_empty() {
             let md = d.get("metadata").cloned().unwrap_or(Node::null(d.span));
             let kind = md.get("schema").and_then(Node::as_str).unwrap_or("");
@@ -388,13 +522,19 @@ pub fn pre_validate(nodes: &[Node]) -> Result<()> {
                 }
             }
             let control = kind.starts_with("metadata/Control");
-            let is_abstract = md.get("layeringDefinition").and_then(|l| l.get("abstract")).is_some_and(|a| matches!(a.kind, Kind::Bool(true)));
+            let is_abstract = md
+                .get("layeringDefinition")
+                .and_then(|l| l.get("abstract"))
+                .is_some_and(|a| matches!(a.kind, Kind::Bool(true)));
             if control && !is_abstract {
                 let schema = d.get("schema").and_then(Node::as_str).unwrap_or("");
                 let data = d.get("data").cloned().unwrap_or(Node::null(d.span));
                 if !c.control_data(schema, &data) {
                     for (message, at) in data_schemas.violations(schema, &data) {
-                        c.found.push(Found { message, span: if at.is_none() { d.span } else { at } });
+                        c.found.push(Found {
+                            message,
+                            span: if at.is_none() { d.span } else { at },
+                        });
                     }
                 }
             }
@@ -414,11 +554,17 @@ pub fn pre_validate(nodes: &[Node]) -> Result<()> {
     };
     let mut e: Error = fail(
         Some("InvalidDocumentFormat"),
-        format!("The provided documents failed schema validation: {label}: {}", first.message),
+        format!(
+            "The provided documents failed schema validation: {label}: {}",
+            first.message
+        ),
         first.span,
     );
     for (label, f) in all.iter().skip(1) {
         e = e.note(format!("{label}: {}", f.message), f.span);
     }
-    Err(e.hint(format!("{} violation(s) of Deckhand's document schemas; fix each", all.len())))
+    Err(e.hint(format!(
+        "{} violation(s) of Deckhand's document schemas; fix each",
+        all.len()
+    )))
 }

@@ -70,7 +70,9 @@ pub fn write_json(
 ) -> std::io::Result<()> {
     let (root, root_path) = focused(rendered, focus);
     let trace = trace_of(rendered);
-    let history: Vec<&Step> = focus.map(|p| history_of(rendered, trace, p)).unwrap_or_default();
+    let history: Vec<&Step> = focus
+        .map(|p| history_of(rendered, trace, p))
+        .unwrap_or_default();
     json::explain(
         rendered, root, root_path, focus, result, &history, sources, sink,
     )
@@ -123,11 +125,13 @@ fn step_of<'t>(trace: &'t Trace, span: Span, scope: Option<&StreamDoc>) -> Optio
     }
     match scope {
         None => trace.last_for(span),
-        Some(s) => trace.last_for_where(span, |st| st.layer == s.layer).or_else(|| {
-            s.chain
-                .iter()
-                .find_map(|&l| trace.last_for_where(span, |st| st.layer == l))
-        }),
+        Some(s) => trace
+            .last_for_where(span, |st| st.layer == s.layer)
+            .or_else(|| {
+                s.chain
+                    .iter()
+                    .find_map(|&l| trace.last_for_where(span, |st| st.layer == l))
+            }),
     }
 }
 

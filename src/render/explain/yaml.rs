@@ -57,10 +57,21 @@ pub(super) fn explain(
         warnings: &warnings,
         frames: Vec::new(),
         docs: stream.map(|s| s.docs.as_slice()),
-        scope: if focused { super::scope_of(rendered, root_path) } else { None },
+        scope: if focused {
+            super::scope_of(rendered, root_path)
+        } else {
+            None
+        },
     };
     let header = if focused { None } else { rendered.header };
-    yaml::write_annotated(root, header, stream.is_some(), &mut comments, COLUMN_LIMIT, sink)?;
+    yaml::write_annotated(
+        root,
+        header,
+        stream.is_some(),
+        &mut comments,
+        COLUMN_LIMIT,
+        sink,
+    )?;
     if !focused {
         let mut tail = String::new();
         removed_yaml(rendered, sources, &mut tail);
@@ -157,7 +168,12 @@ impl Annotator for Comments<'_> {
         };
         let _ = writeln!(out, "# {} at {}", d.title, located(self.sources, d.at));
         for (title, at) in &d.parents {
-            let _ = writeln!(out, "#   parent {} at {}", title, located(self.sources, *at));
+            let _ = writeln!(
+                out,
+                "#   parent {} at {}",
+                title,
+                located(self.sources, *at)
+            );
         }
     }
 
