@@ -182,21 +182,17 @@ fn missing_key(doc: &Doc, a: &Action<'_>, parent: Option<&Doc>, in_child: bool) 
     } else {
         "the parent's data"
     };
+    let parent_title = parent.map_or_else(|| "[, ] ".to_string(), |p| p.title.clone());
     fail(
         Some("MissingDocumentKey"),
         format!(
-            "Missing action path in {} needed for layering from either the data section of the parent or child {} document",
+            "Missing action path in {} needed for layering from either the data section of the parent {parent_title} or child {} document",
             crate::value::py::py_repr(a.node),
             doc.title
         ),
         path_span(a.node),
     )
-    .hint(format!(
-        "{} has nothing (or null) at {}{}",
-        whose,
-        a.path,
-        parent.map_or(String::new(), |p| format!(" (parent {})", p.title))
-    ))
+    .hint(format!("{whose} has nothing (or null) at {}", a.path))
 }
 
 fn parse(doc: &Doc, a: &Action<'_>) -> Result<DPath> {

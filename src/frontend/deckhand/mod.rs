@@ -17,6 +17,7 @@ mod layer;
 mod load;
 mod order;
 pub mod pyre;
+mod redact;
 mod schemas;
 mod select;
 mod subst;
@@ -25,7 +26,7 @@ mod validate;
 use super::{Input, Rendered, Settings, Stream, StreamDoc};
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::merge::{Outcome, Prior, RuleRef, Step, Trace};
-use crate::value::{Key, Node, Path, SourceMap, Span};
+use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
 use doc::Doc;
 
 /// What the CLI hands over for `strata deckhand`.
@@ -129,6 +130,9 @@ pub struct Slot {
     pub set: bool,
     /// A substitution from an encrypted source made it `storagePolicy: encrypted`.
     pub encrypted: bool,
+    /// Substitution entries from an encrypted source whose `src.path` and `dest.path` (the
+    /// one dest, or dest `j` of a list) Deckhand redacts: `(entry, j)`.
+    pub redact: Vec<(usize, Option<usize>)>,
 }
 
 /// Renders a Deckhand document set.
@@ -209,6 +213,7 @@ fn run<'d>(
             data: d.data().cloned().unwrap_or(Node::null(Span::NONE)),
             set: false,
             encrypted: false,
+            redact: Vec::new(),
         })
         .collect();
     // What a replaced parent's children see: the replacement's data.
@@ -288,6 +293,7 @@ fn output(
                 data: Node::null(Span::NONE),
                 set: false,
                 encrypted: false,
+                redact: Vec::new(),
             },
         );
         let mut node = doc.node.clone();
@@ -295,16 +301,17 @@ fn output(
             if slot.set || map.contains_key(&Key::str("data")) {
                 map.insert(Key::str("data"), slot.data);
             }
-            if slot.encrypted {
-                if let Some(meta) = map
-                    .get_mut(&Key::str("metadata"))
-                    .and_then(Node::as_map_mut)
-                {
+            if let Some(meta) = map
+                .get_mut(&Key::str("metadata"))
+                .and_then(Node::as_map_mut)
+            {
+                if slot.encrypted {
                     meta.insert(
                         Key::str("storagePolicy"),
                         Node::str("encrypted", Span::NONE),
                     );
                 }
+                redact_paths(meta, &slot.redact);
             }
         }
         list.push(node);
@@ -329,6 +336,47 @@ fn output(
     }
     let _ = cx;
     (list, stream)
+}
+
+/// Replaces the `src.path` and `dest.path` of the listed substitution entries by their
+/// digests, as Deckhand does for substitutions from an encrypted source.
+fn redact_paths(meta: &mut crate::value::Map, which: &[(usize, Option<usize>)]) {
+    let Some(subs) = meta.get_mut(&Key::str("substitutions")) else {
+        return;
+    };
+    let Kind::List(subs) = &mut subs.kind else {
+        return;
+    };
+    let digest = |n: &mut Node, key: &str| {
+        if let Some(m) = n.as_map_mut() {
+            if let Some(v) = m.get_mut(&Key::str(key)) {
+                *v = Node::str(redact::redact(v), Span::NONE);
+            }
+        }
+    };
+    let mut src_done = Vec::new();
+    for &(i, j) in which {
+        let Some(sub) = subs.get_mut(i).and_then(Node::as_map_mut) else {
+            continue;
+        };
+        if !src_done.contains(&i) {
+            if let Some(src) = sub.get_mut(&Key::str("src")) {
+                digest(src, "path");
+            }
+            src_done.push(i);
+        }
+        if let Some(dest) = sub.get_mut(&Key::str("dest")) {
+            match (j, &mut dest.kind) {
+                (Some(j), Kind::List(items)) => {
+                    if let Some(one) = items.get_mut(j) {
+                        digest(one, "path");
+                    }
+                }
+                (None, _) => digest(dest, "path"),
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Deckhand's `has_barbican_ref`: a string URL with `secrets` in it whose last segment is a
@@ -356,10 +404,14 @@ pub fn barbican_ref(data: &Node) -> bool {
 
 /// An encrypted document holding a Barbican reference: offline there is no secret to fetch.
 pub fn encryption_error(doc: &Doc, span: Span) -> Error {
+    let reference = doc.data().map_or_else(String::new, doc::text);
     fail(
         Some("EncryptionSourceNotFound"),
-        format!("{} holds a Barbican secret reference; strata renders offline and cannot fetch it", doc.title),
+        format!(
+            "Required encryption source reference could not be resolved into a secret because it was not found among encryption sources. Ref: {reference}. Referenced by: {}",
+            doc.title
+        ),
         span,
     )
-    .hint("Barbican references are out of scope: give the secret's value in the document (storagePolicy: cleartext)")
+    .hint("strata renders offline and cannot fetch a Barbican secret: give the secret's value in the document instead of the reference")
 }

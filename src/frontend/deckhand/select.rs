@@ -293,7 +293,7 @@ impl<'d> Site<'d> {
             fail(
                 Some("InvalidDocumentParent"),
                 format!(
-                    "The document parent [{}] {} was not found for document [{}] {}. Reason: {reason}",
+                    "The document parent [{}] {} is invalid for document [{}] {}. Reason: {reason}",
                     super::doc::text(parent.schema()),
                     super::doc::text(parent.name()),
                     super::doc::text(child.schema()),
@@ -301,7 +301,10 @@ impl<'d> Site<'d> {
                 ),
                 selector_span(child),
             )
-            .note(format!("the parentSelector matches the labels of {}", parent.title), parent.span())
+            .note(
+                format!("the parentSelector matches the labels of {}", parent.title),
+                parent.span(),
+            )
         };
         if !child.schema().py_eq(parent.schema()) {
             return Err(bad("Child has parentSelector which references parent, but their `schema`s do not match.".into())

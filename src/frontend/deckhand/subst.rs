@@ -39,7 +39,7 @@ pub fn substitute_all(
 ) -> Result<()> {
     let doc = &docs[d];
     let mut redact = false;
-    for sub in doc.substitutions()? {
+    for (index, sub) in doc.substitutions()?.iter().enumerate() {
         let key = source_key(sub, doc)?;
         let src_map = sub.get("src").and_then(Node::as_map);
         let Some(path_node) = get(src_map, "path") else {
@@ -65,7 +65,7 @@ pub fn substitute_all(
             }
             return Err(fail(
                 Some("SubstitutionSourceNotFound"),
-                format!("Required substitution source document {what} was not found, yet is referenced by {}", doc.title),
+                format!("Required substitution source document {what} was not found, yet is referenced by [{}] {}", super::doc::text(doc.schema()), super::doc::text(doc.name())),
                 sub.get("src").map_or(sub.span, |n| n.span),
             )
             .hint("add the source document (it must be concrete: abstract documents are no sources), or pass --allow-missing-substitution-source to skip"));
@@ -111,7 +111,13 @@ pub fn substitute_all(
             text: format!("substitution of {} {}", docs[s].title, src.path),
             origin: Origin::At(sub.span),
         };
-        for dest in dests {
+        let single = dest.as_list().is_none();
+        for (j, dest) in dests.into_iter().enumerate() {
+            if docs[s].encrypted() {
+                if let Some(slot) = slots.get_mut(d) {
+                    slot.redact.push((index, (!single).then_some(j)));
+                }
+            }
             let result = substitute_one(d, dest, &value, &src, &rule, slots, cx);
             if let Err(message) = result {
                 if cx.lenient {
@@ -126,6 +132,12 @@ pub fn substitute_all(
                 .hint("Deckhand reports only \"An unknown exception occurred\" here; the reason above is what strata found"));
             }
         }
+    }
+    if redact {
+        cx.warn.push(
+            format!("{} substitutes from an encrypted document: Deckhand replaces the src.path and dest.path of those substitutions in its metadata by their SHA-256 digests and makes it storagePolicy: encrypted", doc.title),
+            doc.span(),
+        );
     }
     if redact && !doc.encrypted() {
         if let Some(slot) = slots.get_mut(d) {
