@@ -245,3 +245,34 @@ fn check_schemas_reports_every_violation_with_both_positions() {
     // Without the flag the set renders.
     strata(&["deckhand", "deckhand/schemas/site.yaml"]).ok();
 }
+
+#[test]
+fn replacement_src_pattern_recursive_pattern_and_python_str() {
+    let docs = strata(&["deckhand", "--output", "json", "deckhand/features.yaml"]).json();
+    let names: Vec<&str> = docs
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|d| d["metadata"]["name"].as_str().unwrap_or("?"))
+        .collect();
+    // The replaced global ingress is not in the result; its replacement is, and is the source.
+    assert_eq!(names, ["sizes", "ingress", "report", "policy"]);
+    assert_eq!(docs[1]["data"]["hosts"], json!(["site.example.com"]));
+    assert_eq!(
+        docs[1]["data"]["image"],
+        json!("quay.io/airship/ingress:1.2.3")
+    );
+    let report = &docs[2]["data"];
+    assert_eq!(report["tag"], json!("1.2.3"), "src.pattern, match_group 2");
+    assert_eq!(
+        report["urls"],
+        json!({"api": "https://site.example.com/api", "list": ["https://site.example.com/a", "ftp://other"]})
+    );
+    assert_eq!(
+        report["summary"],
+        json!("3.0 replicas"),
+        "Python's str(3.0)"
+    );
+    let run = strata(&["deckhand", "--explain", "deckhand/features.yaml"]);
+    insta::assert_snapshot!("deckhand_features_explain", run.ok());
+}

@@ -182,10 +182,10 @@ fn entry(leaf: &Leaf<'_, '_>, warnings: &Warnings<'_>, sources: &SourceMap) -> V
         if s.value == leaf.node.span {
             entry.insert("overrode".into(), priors_json(&s.overrode, sources));
             if !s.others.is_empty() {
-                let key = if s.outcome == Outcome::Concatenated {
-                    "joined"
-                } else {
-                    "ignored"
+                let key = match s.outcome {
+                    Outcome::Concatenated => "joined",
+                    Outcome::Substituted => "inserted",
+                    _ => "ignored",
                 };
                 entry.insert(key.into(), priors_json(&s.others, sources));
             }

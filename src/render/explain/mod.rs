@@ -381,6 +381,7 @@ fn comment_into(
         priors("was", &step.overrode, sources, out);
         let label = match step.outcome {
             Outcome::Concatenated => "from",
+            Outcome::Substituted => "inserting",
             _ => "ignored",
         };
         priors(label, &step.others, sources, out);
