@@ -11,9 +11,18 @@ use super::{scalar, word_str, yaml_map, File, Rng, V, WORDS};
 
 const LAYERS: [&str; 4] = ["global", "type", "region", "site"];
 const SCHEMAS: [&str; 12] = [
-    "armada/Chart/v1", "armada/ChartGroup/v1", "pegleg/SoftwareVersions/v1", "pegleg/CommonAddresses/v1",
-    "promenade/Genesis/v1", "promenade/KubernetesNode/v1", "drydock/BaremetalNode/v1", "drydock/NetworkLink/v1",
-    "shipyard/DeploymentConfiguration/v1", "nova/Flavor/v1", "neutron/Network/v1", "keystone/Endpoint/v1",
+    "armada/Chart/v1",
+    "armada/ChartGroup/v1",
+    "pegleg/SoftwareVersions/v1",
+    "pegleg/CommonAddresses/v1",
+    "promenade/Genesis/v1",
+    "promenade/KubernetesNode/v1",
+    "drydock/BaremetalNode/v1",
+    "drydock/NetworkLink/v1",
+    "shipyard/DeploymentConfiguration/v1",
+    "nova/Flavor/v1",
+    "neutron/Network/v1",
+    "keystone/Endpoint/v1",
 ];
 
 fn values(rng: &mut Rng, name: &str) -> V {
@@ -22,11 +31,28 @@ fn values(rng: &mut Rng, name: &str) -> V {
         conf.push((format!("{}_{i}", rng.pick(WORDS)), scalar(rng)));
     }
     V::Map(vec![
-        ("image".into(), V::Str(format!("quay.io/airship/{name}:{}.{}", rng.range(1, 9), rng.range(0, 30)))),
+        (
+            "image".into(),
+            V::Str(format!(
+                "quay.io/airship/{name}:{}.{}",
+                rng.range(1, 9),
+                rng.range(0, 30)
+            )),
+        ),
         ("replicas".into(), V::Int(rng.range(1, 5) as i64)),
-        ("endpoint".into(), V::Str(format!("https://svc:PASSWORD@{}.{}.svc/v1", name, rng.pick(WORDS)))),
+        (
+            "endpoint".into(),
+            V::Str(format!(
+                "https://svc:PASSWORD@{}.{}.svc/v1",
+                name,
+                rng.pick(WORDS)
+            )),
+        ),
         ("conf".into(), V::Map(conf)),
-        ("labels".into(), V::List((0..rng.range(1, 4)).map(|_| word_str(rng)).collect())),
+        (
+            "labels".into(),
+            V::List((0..rng.range(1, 4)).map(|_| word_str(rng)).collect()),
+        ),
     ])
 }
 
@@ -81,19 +107,35 @@ pub fn w4(docs: usize) -> Vec<File> {
             ("layer".to_string(), V::Str(LAYERS[layer].to_string())),
         ];
         let mut data = values(&mut rng, &d.name);
-        let above: Vec<usize> = (0..layer).rev().flat_map(|l| by_schema_layer[s][l].iter().copied()).take(50).collect();
+        let above: Vec<usize> = (0..layer)
+            .rev()
+            .flat_map(|l| by_schema_layer[s][l].iter().copied())
+            .take(50)
+            .collect();
         if !above.is_empty() {
             let parent = above[rng.range(0, above.len() as u64) as usize];
-            ld.push(("parentSelector".into(), V::Map(vec![("name".into(), V::Str(made[parent].name.clone()))])));
+            ld.push((
+                "parentSelector".into(),
+                V::Map(vec![("name".into(), V::Str(made[parent].name.clone()))]),
+            ));
             let mut actions = vec![V::Map(vec![
                 ("method".into(), V::s("merge")),
-                ("path".into(), V::s(if rng.pct(50) { "." } else { ".values" })),
+                (
+                    "path".into(),
+                    V::s(if rng.pct(50) { "." } else { ".values" }),
+                ),
             ])];
             if rng.pct(30) {
-                actions.push(V::Map(vec![("method".into(), V::s("replace")), ("path".into(), V::s(".values.image"))]));
+                actions.push(V::Map(vec![
+                    ("method".into(), V::s("replace")),
+                    ("path".into(), V::s(".values.image")),
+                ]));
             }
             if rng.pct(15) {
-                actions.push(V::Map(vec![("method".into(), V::s("delete")), ("path".into(), V::s(".values.labels"))]));
+                actions.push(V::Map(vec![
+                    ("method".into(), V::s("delete")),
+                    ("path".into(), V::s(".values.labels")),
+                ]));
             }
             ld.push(("actions".into(), V::List(actions)));
             data = V::Map(vec![("values".into(), data)]);
@@ -101,7 +143,10 @@ pub fn w4(docs: usize) -> Vec<File> {
         let mut meta = vec![
             ("schema".to_string(), V::s("metadata/Document/v1")),
             ("name".to_string(), V::Str(d.name.clone())),
-            ("labels".to_string(), V::Map(vec![("name".into(), V::Str(d.name.clone()))])),
+            (
+                "labels".to_string(),
+                V::Map(vec![("name".into(), V::Str(d.name.clone()))]),
+            ),
             ("storagePolicy".to_string(), V::s("cleartext")),
             ("layeringDefinition".to_string(), V::Map(ld)),
         ];
@@ -110,13 +155,22 @@ pub fn w4(docs: usize) -> Vec<File> {
             for k in 0..rng.range(1, 3) {
                 let src = V::Map(vec![
                     ("schema".into(), V::s("deckhand/Passphrase/v1")),
-                    ("name".into(), V::Str(format!("pass-{}", rng.range(0, passphrases as u64)))),
+                    (
+                        "name".into(),
+                        V::Str(format!("pass-{}", rng.range(0, passphrases as u64))),
+                    ),
                     ("path".into(), V::s(".")),
                 ]);
                 let dest = if k == 0 && rng.pct(50) {
-                    V::Map(vec![("path".into(), V::s(".values.endpoint")), ("pattern".into(), V::s("PASSWORD"))])
+                    V::Map(vec![
+                        ("path".into(), V::s(".values.endpoint")),
+                        ("pattern".into(), V::s("PASSWORD")),
+                    ])
                 } else {
-                    V::Map(vec![("path".into(), V::Str(format!(".values.secrets.s{k}")))])
+                    V::Map(vec![(
+                        "path".into(),
+                        V::Str(format!(".values.secrets.s{k}")),
+                    )])
                 };
                 subs.push(V::Map(vec![("src".into(), src), ("dest".into(), dest)]));
             }

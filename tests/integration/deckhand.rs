@@ -125,6 +125,7 @@ fn bad_inputs_name_the_class_and_the_position() {
         ("not-a-mapping", None),
         ("no-schema", None),
         ("no-policy", Some("LayeringPolicyNotFound")),
+        ("mixed-keys", None),
     ] {
         let path = format!("deckhand/errors/{file}.yaml");
         let run = strata(&["deckhand", &path]);
@@ -275,4 +276,34 @@ fn replacement_src_pattern_recursive_pattern_and_python_str() {
     );
     let run = strata(&["deckhand", "--explain", "deckhand/features.yaml"]);
     insta::assert_snapshot!("deckhand_features_explain", run.ok());
+}
+
+#[test]
+fn deep_nesting_and_a_huge_stream_are_clear_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let deep = dir.path().join("deep.yaml");
+    let text = format!(
+        "---\nschema: deckhand/LayeringPolicy/v1\nmetadata: {{schema: metadata/Control/v1, name: p}}\ndata: {{layerOrder: [site]}}\n---\nschema: a/B/v1\nmetadata: {{name: n}}\ndata: {}{}\n",
+        "[".repeat(1000),
+        "]".repeat(1000)
+    );
+    std::fs::write(&deep, text).expect("write");
+    let run = crate::util::command()
+        .args(["deckhand", deep.to_str().expect("path")])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("error: nesting deeper than"), "{err}");
+    // 100 MB of empty documents: refused at the document limit, long before the end.
+    let big = dir.path().join("big.yaml");
+    std::fs::write(&big, "---\n".repeat(26_214_400)).expect("write");
+    let run = crate::util::command()
+        .args(["deckhand", big.to_str().expect("path")])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("more than 100000 YAML documents"), "{err}");
+    assert!(run.stdout.is_empty());
 }

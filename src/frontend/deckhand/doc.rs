@@ -232,3 +232,43 @@ fn mapping_or_empty<'a>(n: Option<&'a Node>, doc: &Node, what: &str) -> Result<O
         },
     }
 }
+
+/// Whether Deckhand can hash the document: `DocumentDict.__hash__` is
+/// `hash(json.dumps(doc, sort_keys=True))`, which fails (TypeError) on a mapping whose keys
+/// Python cannot sort (a string and a number, `null` beside another key) or JSON cannot write
+/// (dates). Deckhand hashes every document a parent's labels point to. Returns the offending
+/// mapping's position and why.
+pub fn json_hashable(node: &Node) -> std::result::Result<(), (Span, String)> {
+    let mut todo = vec![node];
+    while let Some(n) = todo.pop() {
+        match &n.kind {
+            Kind::List(items) => todo.extend(items.iter()),
+            Kind::Map(m) => {
+                let (mut strs, mut nums, mut nulls, mut other) = (0, 0, 0, 0);
+                for (k, v) in m.iter() {
+                    match k.0.kind {
+                        Kind::Str(_) => strs += 1,
+                        Kind::Int(_) | Kind::BigInt(_) | Kind::Float(_) | Kind::Bool(_) => {
+                            nums += 1
+                        }
+                        Kind::Null => nulls += 1,
+                        _ => other += 1,
+                    }
+                    todo.push(v);
+                }
+                let why = if other > 0 {
+                    Some("a key JSON cannot write (keys must be str, int, float, bool or None)")
+                } else if (strs > 0 && nums > 0) || (nulls > 0 && m.len() > 1) {
+                    Some("keys of types Python cannot sort ('<' not supported)")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    return Err((n.span, why.to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

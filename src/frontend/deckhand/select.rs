@@ -180,6 +180,8 @@ impl<'d> Site<'d> {
         let docs = self.docs;
         let mut count: Vec<i64> = vec![0; docs.len()];
         let mut candidates: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+        // Documents already checked for Deckhand's hashing (once each).
+        let mut hashed = vec![false; docs.len()];
         let order = self.order.clone();
         for layer in &order {
             let Some(list) = layer_at
@@ -202,6 +204,22 @@ impl<'d> Site<'d> {
                 }
                 potential.sort_unstable();
                 potential.dedup();
+                for &c in &potential {
+                    if hashed.get(c).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    if let Some(h) = hashed.get_mut(c) {
+                        *h = true;
+                    }
+                    if let Err((at, why)) = super::doc::json_hashable(&docs[c].node) {
+                        return Err(fail(
+                            None,
+                            format!("{} has a mapping with {why}; Deckhand fails hashing the document when {} looks for its children (TypeError)", docs[c].title, parent.title),
+                            if at.is_none() { docs[c].span() } else { at },
+                        )
+                        .hint("use keys of one type in each mapping (quote numeric keys)"));
+                    }
+                }
                 let mut children = Vec::new();
                 for c in potential {
                     if self.is_child(p, c)? {
