@@ -3,6 +3,8 @@
 //!
 //! * `tools gen DIR [SCALE...]` writes the workloads (see `gen/mod.rs`) under `DIR/wN/xS/`, as
 //!   YAML and JSON twins; default scales 1 4 16.
+//! * `tools deckhand DIR [DOCS...]` writes W4 Deckhand sites (`gen/deckhand.rs`) under
+//!   `DIR/w4/nDOCS/site.yaml`; default 10 000 and 20 000 documents.
 //! * `tools floor FILE...` is the parse floor: reads each file and runs strata's own YAML
 //!   scanner and parser over it (every event produced, no value built). The cost strata cannot
 //!   go below.
@@ -57,6 +59,32 @@ fn main() -> std::process::ExitCode {
                             eprintln!("{}: {e}", d.display());
                             return std::process::ExitCode::FAILURE;
                         }
+                    }
+                }
+            }
+        }
+        Some("deckhand") => {
+            // `tools deckhand DIR [DOCS...]`: W4 sites of DOCS documents (default 10000 20000).
+            let Some(dir) = args.get(1) else {
+                eprintln!("usage: tools deckhand DIR [DOCS...]");
+                return std::process::ExitCode::from(2);
+            };
+            let mut sizes: Vec<usize> = args[2..].iter().filter_map(|s| s.parse().ok()).collect();
+            if sizes.is_empty() {
+                sizes = vec![10_000, 20_000];
+            }
+            for n in sizes {
+                let d = Path::new(dir).join("w4").join(format!("n{n}"));
+                let files = gen::deckhand::w4(n);
+                let result = std::fs::create_dir_all(&d).and_then(|()| {
+                    let f = &files[0];
+                    std::fs::write(d.join("site.yaml"), &f.yaml).map(|()| f.yaml.len())
+                });
+                match result {
+                    Ok(b) => println!("{} {n} documents {b} bytes", d.display()),
+                    Err(e) => {
+                        eprintln!("{}: {e}", d.display());
+                        return std::process::ExitCode::FAILURE;
                     }
                 }
             }

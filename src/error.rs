@@ -38,6 +38,19 @@ pub struct Error {
     pub hint: Option<String>,
     /// Where in the document the error applies, for merge and rule errors.
     pub path: Option<Path>,
+    /// The error's code and notes (boxed: most errors have neither).
+    pub extra: Option<Box<Extra>>,
+}
+
+/// What some errors carry besides their message.
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
+    /// The imitated system's own name for the error (Deckhand's exception class, e.g.
+    /// `IndeterminateDocumentParent`), printed before the message: `error: CODE: message`.
+    pub code: Option<&'static str>,
+    /// Further positions the message refers to (the candidates of an ambiguous parent, the
+    /// documents of a cycle), each printed as `= note: TEXT at file:line:col`.
+    pub notes: Vec<(String, Span)>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -51,6 +64,7 @@ impl Error {
             file: None,
             hint: None,
             path: None,
+            extra: None,
         }
     }
     pub fn at(mut self, span: Span) -> Error {
@@ -71,6 +85,35 @@ impl Error {
         self.path = Some(path);
         self
     }
+    /// The imitated system's name for this error (see [`Extra::code`]).
+    pub fn code(mut self, code: &'static str) -> Error {
+        self.extra.get_or_insert_with(Box::default).code = Some(code);
+        self
+    }
+    /// Another position the message refers to.
+    pub fn note(mut self, text: impl Into<String>, span: Span) -> Error {
+        self.extra
+            .get_or_insert_with(Box::default)
+            .notes
+            .push((text.into(), span));
+        self
+    }
+    /// The imitated system's name for this error, if it has one.
+    pub fn code_name(&self) -> Option<&'static str> {
+        self.extra.as_ref().and_then(|e| e.code)
+    }
+    /// The other positions the message refers to.
+    pub fn notes(&self) -> &[(String, Span)] {
+        self.extra.as_ref().map_or(&[], |e| e.notes.as_slice())
+    }
+
+    /// The message with the code in front, as `render` prints it.
+    pub fn full_message(&self) -> String {
+        match self.code_name() {
+            Some(code) => format!("{code}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
 
     /// `1` for anything wrong with the input, `2` for a wrong command line.
     pub fn exit_code(&self) -> u8 {
@@ -82,14 +125,24 @@ impl Error {
 
     /// `error: ...` with position, source line, caret and hint.
     pub fn render(&self, sources: &SourceMap) -> String {
-        render(
+        let mut out = render(
             "error",
-            &self.message,
+            &self.full_message(),
             self.span,
             self.file.as_deref(),
-            self.hint.as_deref(),
+            None,
             sources,
-        )
+        );
+        for (text, span) in self.notes() {
+            let _ = match sources.locate(*span) {
+                Some(loc) => writeln!(out, "  = note: {text} at {loc}"),
+                None => writeln!(out, "  = note: {text}"),
+            };
+        }
+        if let Some(hint) = &self.hint {
+            let _ = writeln!(out, "  = hint: {hint}");
+        }
+        out
     }
 }
 

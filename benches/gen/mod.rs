@@ -8,10 +8,14 @@
 //!   `merge_how: 'list(append)+dict(recurse_list)'` sharing lists, maps and scalars.
 //! * W3 `merge --rules`: two layers of `items` (maps keyed by `name`), half of the names in both.
 //!
+//! * W4 `deckhand`: an Airship-like site of 10 000 documents (`deckhand.rs`).
+//!
 //! `Scale` 16 is the full size of the issue (W1: 20 MB per file, W2: 500 parts, W3: 100 000
 //! items per layer); scale 1 and 4 are 1/16 and 1/4 of it, to show how cost grows.
 
 use std::fmt::Write as _;
+
+pub mod deckhand;
 
 /// splitmix64: tiny, seedable, the same everywhere.
 pub struct Rng(u64);
@@ -52,7 +56,7 @@ pub enum V {
     Map(Vec<(String, V)>),
 }
 
-const WORDS: &[&str] = &[
+pub const WORDS: &[&str] = &[
     "alpha", "bravo", "cache", "delta", "edge", "fabric", "gateway", "harbor", "ingress", "jobs",
     "kernel", "ledger", "mesh", "node", "origin", "proxy", "queue", "relay", "shard", "tenant",
     "uplink", "vault", "worker", "xray", "yard", "zone", "backup", "cluster", "daemon", "export",
@@ -123,7 +127,7 @@ impl V {
     }
 }
 
-fn word_str(rng: &mut Rng) -> V {
+pub fn word_str(rng: &mut Rng) -> V {
     match rng.range(0, 6) {
         0 => V::s(format!("/etc/{}/{}.conf", rng.pick(WORDS), rng.pick(WORDS))),
         1 => V::s(format!(
@@ -156,7 +160,7 @@ fn word_str(rng: &mut Rng) -> V {
     }
 }
 
-fn scalar(rng: &mut Rng) -> V {
+pub fn scalar(rng: &mut Rng) -> V {
     match rng.range(0, 100) {
         0..=44 => word_str(rng),
         45..=66 => V::Int(rng.range(0, 100_000) as i64 - 1_000),

@@ -146,6 +146,9 @@ pub fn finish(result: Result<Rendered, Error>, sources: &SourceMap, flags: Flags
         render::explain::render(&rendered, sources, format, None)
     } else {
         match format {
+            Format::Yaml if rendered.stream.is_some() => Ok(render::yaml::stream_to_string(
+                rendered.doc.as_list().unwrap_or_default(),
+            )),
             Format::Yaml => Ok(render::yaml::to_string(&rendered.doc, rendered.header)),
             Format::Json => render::json::to_string(&rendered.doc),
         }

@@ -14,6 +14,47 @@ pub(super) fn read_inputs(names: &[String]) -> Result<Vec<Input>, Error> {
     names.iter().map(|n| read_one(n)).collect()
 }
 
+/// Reads files and directories: a directory is walked recursively, its entries in sorted
+/// order, and its `.yaml` / `.yml` files read (hidden entries skipped); a file or `-` is
+/// read whatever its name.
+pub(super) fn read_tree(names: &[String]) -> Result<Vec<Input>, Error> {
+    let mut out = Vec::new();
+    for name in names {
+        let path = FsPath::new(name);
+        if name != "-" && path.is_dir() {
+            let mut files = Vec::new();
+            walk(path, &mut files)?;
+            for f in files {
+                out.push(read_one(&f.display().to_string())?);
+            }
+        } else {
+            out.push(read_one(name)?);
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &FsPath, files: &mut Vec<PathBuf>) -> Result<(), Error> {
+    let name = dir.display().to_string();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| io_error(&name, "read", &e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|f| f.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, files)?;
+        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            files.push(p);
+        }
+    }
+    Ok(())
+}
+
 /// The largest input `read_one` reads (`--max-input-size`), set by `settings_of`: a larger
 /// file is refused from its metadata before any byte is read, and stdin is read only up to
 /// one byte past it, so memory stays bounded whatever the input.

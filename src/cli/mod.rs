@@ -83,6 +83,23 @@ enum Command {
         #[arg(long, value_name = "FACTS.yaml", requires = "hiera")]
         facts: Option<String>,
     },
+    /// Render Airship Deckhand documents: layering, substitution, replacement.
+    Deckhand {
+        #[command(flatten)]
+        common: Common,
+        /// Run Deckhand's pre-validation (document and metadata schemas, duplicates).
+        #[arg(long)]
+        validate: bool,
+        /// After rendering, validate each document's data against its DataSchema in the set.
+        #[arg(long)]
+        check_schemas: bool,
+        /// Skip substitutions whose source is missing (warning) instead of failing.
+        #[arg(long)]
+        allow_missing_substitution_source: bool,
+        /// Files or directories (walked recursively, sorted, *.yaml / *.yml); '-' reads stdin.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+    },
     /// Merge plain YAML / JSON files, later files over earlier ones.
     Merge {
         #[command(flatten)]
@@ -105,6 +122,7 @@ impl Command {
             Command::CloudInit { common, .. }
             | Command::Heat { common, .. }
             | Command::Lookup { common, .. }
+            | Command::Deckhand { common, .. }
             | Command::Merge { common, .. } => common,
         }
     }
@@ -191,6 +209,21 @@ fn dispatch(
     match command {
         Command::CloudInit { inputs, .. } => {
             frontend::cloudinit::render(read_inputs(&inputs)?, sources, settings)
+        }
+        Command::Deckhand {
+            inputs,
+            validate,
+            check_schemas,
+            allow_missing_substitution_source,
+            ..
+        } => {
+            let job = frontend::deckhand::DeckhandJob {
+                inputs: files::read_tree(&inputs)?,
+                validate,
+                check_schemas,
+                lenient: allow_missing_substitution_source,
+            };
+            frontend::deckhand::render(job, sources, settings)
         }
         Command::Merge {
             inputs, how, rules, ..
@@ -318,6 +351,8 @@ fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
             let mut emit = |w: &mut dyn Write| {
                 if settings.explain {
                     render::explain::write_yaml(&rendered, sources, focus.as_ref(), w)
+                } else if rendered.stream.is_some() {
+                    render::yaml::write_stream(rendered.doc.as_list().unwrap_or_default(), w)
                 } else {
                     render::yaml::write(&rendered.doc, rendered.header, w)
                 }

@@ -72,6 +72,7 @@ pub fn render(
         header: None,
         warnings,
         trace,
+        stream: None,
     })
 }
 

@@ -75,6 +75,25 @@ impl<'a> Engine<'a> {
         Ok(self.merge(old, new))
     }
 
+    /// Merges `new` into `old` as the value at `at` (steps are recorded under that path);
+    /// checks first, so a failing merge changes nothing.
+    pub fn merge_at(
+        &mut self,
+        at: &Path,
+        old: Node,
+        new: Node,
+    ) -> Result<Node, (MergeError, Node)> {
+        if self.track_path {
+            self.path = at.clone();
+        }
+        if let Err(e) = self.check(&old, &new) {
+            return Err((e, old));
+        }
+        let merged = self.merge(old, new);
+        self.path = Path::root();
+        Ok(merged)
+    }
+
     fn stack(&self) -> &'a Stack {
         if self.rules.path_dependent() {
             self.rules.stack_for(&self.path)

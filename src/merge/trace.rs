@@ -26,6 +26,10 @@ pub enum Outcome {
     DroppedPart,
     /// Strings were joined (`str(append)`).
     Concatenated,
+    /// A value put there by a substitution that made a new string: a pattern inside the
+    /// string at this position replaced by the source's value (Deckhand `dest.pattern`), or a
+    /// part of the source string (Deckhand `src.pattern`).
+    Substituted,
 }
 
 impl Outcome {
@@ -40,6 +44,7 @@ impl Outcome {
             Outcome::Deleted => "deleted",
             Outcome::DroppedPart => "dropped-part",
             Outcome::Concatenated => "concatenated",
+            Outcome::Substituted => "substituted",
         }
     }
 }
@@ -129,6 +134,18 @@ impl Trace {
     /// The last decision that put the value written at `span` where it is.
     pub fn last_for(&self, span: Span) -> Option<&Step> {
         self.by_value.get(&span).and_then(|&i| self.steps.get(i))
+    }
+
+    /// The last decision about the value at `span` that `keep` accepts.
+    pub fn last_for_where(&self, span: Span, keep: impl Fn(&Step) -> bool) -> Option<&Step> {
+        let mut at = self.by_value.get(&span).copied().unwrap_or(NO_STEP);
+        while let Some(step) = self.steps.get(at) {
+            if keep(step) {
+                return Some(step);
+            }
+            at = self.prev.get(at).copied().unwrap_or(NO_STEP);
+        }
+        None
     }
 
     /// Every decision about this value, oldest first.

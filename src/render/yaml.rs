@@ -21,6 +21,9 @@ pub trait Annotator {
     /// Whether the line `node` ends gets a comment; when `text` is given, appends the comment
     /// (without `#`) to it.
     fn comment(&mut self, node: &Node, text: Option<&mut String>) -> bool;
+    /// In a stream, after document `index`'s `---`: comment lines about the whole document
+    /// (each starting with `#` and ending with a line break) appended to `out`.
+    fn heading(&mut self, _index: usize, _out: &mut String) {}
 }
 
 /// Where a node sits under its parent.
@@ -35,6 +38,20 @@ pub enum Place<'n> {
 pub fn to_string(doc: &Node, header: Option<&str>) -> String {
     let mut w = Writer::new(None, None);
     w.document(doc, header);
+    w.out
+}
+
+/// Renders a stream of documents into `sink` as it goes: `---` before each document.
+pub fn write_stream(docs: &[Node], sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut w = Writer::new(None, Some(sink));
+    w.stream(docs);
+    w.finish()
+}
+
+/// Renders a stream of documents into a string (`---` before each).
+pub fn stream_to_string(docs: &[Node]) -> String {
+    let mut w = Writer::new(None, None);
+    w.stream(docs);
     w.out
 }
 
@@ -54,23 +71,32 @@ pub fn write(
 /// in one column: the one after the longest commented line that leaves the comment room to
 /// start within `limit` characters (longer lines get theirs two spaces after them). Two passes:
 /// the first only measures the commented lines, the second writes into `sink` as it goes.
+/// With `stream`, `doc` is a list whose items are written as the documents of a stream.
 pub fn write_annotated(
     doc: &Node,
     header: Option<&str>,
+    stream: bool,
     annotator: &mut dyn Annotator,
     limit: usize,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
+    let docs = doc.as_list().filter(|_| stream);
     // The measuring pass only needs each line's length: its text goes to a sink that drops it.
     let mut discard = std::io::sink();
     let mut measure = Writer::new(Some(&mut *annotator), Some(&mut discard));
     measure.limit = limit;
-    measure.document(doc, header);
+    match docs {
+        Some(d) => measure.stream(d),
+        None => measure.document(doc, header),
+    }
     let column = measure.widest.map_or(0, |w| w) + 2;
     drop(measure);
     let mut w = Writer::new(Some(annotator), Some(sink));
     w.column = Some(column);
-    w.document(doc, header);
+    match docs {
+        Some(d) => w.stream(d),
+        None => w.document(doc, header),
+    }
     w.finish()
 }
 
@@ -196,6 +222,11 @@ impl<'a> Writer<'a> {
             self.out.push('\n');
         }
         self.enter(doc, Place::Root);
+        self.body(doc);
+        self.leave();
+    }
+
+    fn body(&mut self, doc: &Node) {
         match block_tag(doc) {
             Some(Block::Map) => self.map_body(doc, 0),
             Some(Block::List) => self.list_body(doc, 0),
@@ -205,6 +236,27 @@ impl<'a> Writer<'a> {
                 self.collection(doc, tagged, 0);
             }
             None => self.scalar_after(doc, 0, ""),
+        }
+    }
+
+    /// Documents of a stream, each after `---` (and its heading, when annotated); the
+    /// annotator sees the stream as a list (root, then item `i` for document `i`).
+    fn stream(&mut self, docs: &[Node]) {
+        let root = Node::list(Vec::new(), crate::value::Span::NONE);
+        self.enter(&root, Place::Root);
+        for (i, doc) in docs.iter().enumerate() {
+            self.out.push_str("---\n");
+            if let Some(a) = self.annotator.as_mut() {
+                let mut heading = String::new();
+                a.heading(i, &mut heading);
+                self.out.push_str(&heading);
+            }
+            self.enter(doc, Place::Index(i));
+            self.body(doc);
+            self.leave();
+            if self.out.len() >= FLUSH_AT && self.sink.is_some() {
+                self.flush();
+            }
         }
         self.leave();
     }

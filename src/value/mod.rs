@@ -4,8 +4,10 @@
 //! first-inserted key object is kept), because every system strata imitates reads YAML into
 //! Python-like dictionaries. `PartialEq` on `Node` is structural, typed and span-blind.
 
+pub mod dpath;
 mod map;
 mod path;
+pub mod py;
 mod span;
 mod text;
 

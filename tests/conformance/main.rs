@@ -3,6 +3,7 @@
 
 mod cloud_init;
 mod datum;
+mod deckhand;
 mod heat;
 
 use std::path::PathBuf;

@@ -3,6 +3,7 @@
 
 mod bad_input;
 mod cloud_init;
+mod deckhand;
 mod explain;
 mod heat;
 mod lookup;

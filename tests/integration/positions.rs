@@ -34,6 +34,11 @@ fn check_rendered(rendered: &strata::frontend::Rendered, sources: &SourceMap) ->
         let concatenated = trace
             .all_for(leaf.span)
             .any(|s| s.outcome == Outcome::Concatenated);
+        // A new string made by a substitution (a pattern replaced inside the string written
+        // here, or a part of the source string written here): the text is a string.
+        let substituted = trace
+            .all_for(leaf.span)
+            .any(|s| s.outcome == Outcome::Substituted);
         let Some(parsed) = parse(sources, leaf, text) else {
             problems.push(format!(
                 "{}: '{text}' does not parse",
@@ -41,7 +46,9 @@ fn check_rendered(rendered: &strata::frontend::Rendered, sources: &SourceMap) ->
             ));
             continue;
         };
-        let ok = if concatenated {
+        let ok = if substituted {
+            matches!((&parsed.kind, &leaf.kind), (Kind::Str(_), Kind::Str(_)))
+        } else if concatenated {
             // The value starts with the first contributor's text; the trace lists the rest.
             matches!((&parsed.kind, &leaf.kind), (Kind::Str(a), Kind::Str(b)) if b.starts_with(a.as_str()))
         } else {

@@ -94,6 +94,7 @@ pub fn render(
         header: Some("#cloud-config"),
         warnings,
         trace,
+        stream: None,
     })
 }
 

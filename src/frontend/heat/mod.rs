@@ -128,6 +128,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
         header: None,
         warnings: heat.warnings,
         trace: heat.tracer.trace,
+        stream: None,
     })
 }
 

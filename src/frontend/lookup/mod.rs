@@ -105,6 +105,7 @@ pub fn render(
         header: None,
         warnings,
         trace,
+        stream: None,
     })
 }
 

@@ -119,6 +119,7 @@ pub fn merge_with_rules(
         header: None,
         warnings,
         trace,
+        stream: None,
     })
 }
 

@@ -94,15 +94,46 @@ pub(super) fn explain(
             count += 1;
             nested(&mut out, b"    ", &entry(leaf, &warnings, sources))
         };
-        leaves(root, &mut root_path, Context::default(), trace, &mut each)?;
+        let cx = match (&rendered.stream, focus) {
+            (Some(stream), None) => Context {
+                stream_root: Some(&stream.docs),
+                ..Context::default()
+            },
+            (Some(_), Some(p)) => Context {
+                scope: super::scope_of(rendered, p),
+                ..Context::default()
+            },
+            (None, _) => Context::default(),
+        };
+        leaves(root, &mut root_path, cx, trace, &mut each)?;
     }
     out.write_all(if count == 0 { b"[]" } else { b"\n  ]" })?;
+    if let (Some(stream), None) = (&rendered.stream, focus) {
+        let docs: Vec<Value> = stream
+            .docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let parents: Vec<Value> = d
+                    .parents
+                    .iter()
+                    .map(|(t, at)| serde_json::json!({"title": t, "at": position(sources, *at)}))
+                    .collect();
+                serde_json::json!({"index": i, "title": d.title, "at": position(sources, d.at), "parents": parents})
+            })
+            .collect();
+        member(&mut out, &mut first, "documents")?;
+        nested(&mut out, b"  ", &Value::Array(docs))?;
+    }
     if focus.is_none() {
         let gone: Vec<Value> = removed(rendered)
             .into_iter()
             .map(|s| {
                 let mut m = serde_json::Map::new();
                 m.insert("layer".into(), s.layer.into());
+                if let Some(name) = super::yaml::document_name(rendered, s.layer) {
+                    m.insert("document".into(), name.into());
+                }
                 m.insert("path".into(), s.path.to_string().into());
                 m.insert("outcome".into(), s.outcome.as_str().into());
                 m.insert("at".into(), position(sources, s.value));
@@ -151,10 +182,10 @@ fn entry(leaf: &Leaf<'_, '_>, warnings: &Warnings<'_>, sources: &SourceMap) -> V
         if s.value == leaf.node.span {
             entry.insert("overrode".into(), priors_json(&s.overrode, sources));
             if !s.others.is_empty() {
-                let key = if s.outcome == Outcome::Concatenated {
-                    "joined"
-                } else {
-                    "ignored"
+                let key = match s.outcome {
+                    Outcome::Concatenated => "joined",
+                    Outcome::Substituted => "inserted",
+                    _ => "ignored",
                 };
                 entry.insert(key.into(), priors_json(&s.others, sources));
             }

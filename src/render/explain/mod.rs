@@ -10,7 +10,7 @@ use warnings::Warnings;
 
 use super::Format;
 use crate::error::Result;
-use crate::frontend::Rendered;
+use crate::frontend::{Rendered, StreamDoc};
 use crate::merge::{key_cow, key_text, Outcome, Prior, Step, Trace};
 use crate::strategy::Origin;
 use crate::value::{Kind, Node, Path, Seg, SourceMap, Span};
@@ -70,7 +70,9 @@ pub fn write_json(
 ) -> std::io::Result<()> {
     let (root, root_path) = focused(rendered, focus);
     let trace = trace_of(rendered);
-    let history: Vec<&Step> = focus.map(|p| history(trace, p)).unwrap_or_default();
+    let history: Vec<&Step> = focus
+        .map(|p| history_of(rendered, trace, p))
+        .unwrap_or_default();
     json::explain(
         rendered, root, root_path, focus, result, &history, sources, sink,
     )
@@ -86,7 +88,7 @@ pub fn write_yaml(
 ) -> std::io::Result<()> {
     let (root, root_path) = focused(rendered, focus);
     let history: Vec<&Step> = focus
-        .map(|p| history(trace_of(rendered), p))
+        .map(|p| history_of(rendered, trace_of(rendered), p))
         .unwrap_or_default();
     yaml::explain(
         rendered,
@@ -103,6 +105,34 @@ static NO_TRACE: std::sync::LazyLock<Trace> = std::sync::LazyLock::new(Trace::de
 
 fn trace_of(rendered: &Rendered) -> &Trace {
     rendered.trace.as_ref().unwrap_or(&NO_TRACE)
+}
+
+/// For a stream, the document a path is in (its first segment).
+fn scope_of<'r>(rendered: &'r Rendered, p: &Path) -> Option<&'r StreamDoc> {
+    let stream = rendered.stream.as_ref()?;
+    let i = match p.0.first()? {
+        Seg::Index(i) => *i,
+        Seg::Key(k) => k.parse().ok()?,
+    };
+    stream.docs.get(i)
+}
+
+/// The last step about a value: in a stream, the document's own steps first, then its
+/// parents' (nearest first).
+fn step_of<'t>(trace: &'t Trace, span: Span, scope: Option<&StreamDoc>) -> Option<&'t Step> {
+    if span.is_none() {
+        return None;
+    }
+    match scope {
+        None => trace.last_for(span),
+        Some(s) => trace
+            .last_for_where(span, |st| st.layer == s.layer)
+            .or_else(|| {
+                s.chain
+                    .iter()
+                    .find_map(|&l| trace.last_for_where(span, |st| st.layer == l))
+            }),
+    }
 }
 
 /// The value explained (the document, or the one at `focus`) and its path.
@@ -133,11 +163,15 @@ fn find<'a>(doc: &'a Node, path: &Path) -> Option<&'a Node> {
     Some(cur)
 }
 
-/// What a node inherits from where it sits: its ancestors' step and where its key was written.
+/// What a node inherits from where it sits: its ancestors' step, where its key was written,
+/// and (in a stream) the document it is in.
 #[derive(Clone, Copy, Default)]
 struct Context<'t> {
     step: Option<&'t Step>,
     key: Option<Span>,
+    scope: Option<&'t StreamDoc>,
+    /// The node is the list of a stream's documents.
+    stream_root: Option<&'t [StreamDoc]>,
 }
 
 /// Walks the result in document order and hands `each` every leaf (a scalar or an empty
@@ -150,11 +184,7 @@ fn leaves<'t>(
     trace: &'t Trace,
     each: &mut dyn FnMut(&Leaf<'t, '_>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let own = if node.span.is_none() {
-        None
-    } else {
-        trace.last_for(node.span)
-    };
+    let own = step_of(trace, node.span, cx.scope);
     let step = own.or(cx.step);
     match &node.kind {
         Kind::Map(m) if !m.is_empty() => {
@@ -163,6 +193,8 @@ fn leaves<'t>(
                 let inner = Context {
                     step,
                     key: Some(k.0.span),
+                    scope: cx.scope,
+                    stream_root: None,
                 };
                 let done = leaves(v, path, inner, trace, each);
                 path.pop();
@@ -173,7 +205,14 @@ fn leaves<'t>(
         Kind::List(l) if !l.is_empty() => {
             for (i, v) in l.iter().enumerate() {
                 path.push_index(i);
-                let done = leaves(v, path, Context { step, key: None }, trace, each);
+                let scope = cx.stream_root.and_then(|d| d.get(i)).or(cx.scope);
+                let inner = Context {
+                    step,
+                    key: None,
+                    scope,
+                    stream_root: None,
+                };
+                let done = leaves(v, path, inner, trace, each);
                 path.pop();
                 done?;
             }
@@ -186,6 +225,24 @@ fn leaves<'t>(
             key: cx.key,
         }),
     }
+}
+
+/// `history`, or for a stream the steps of the document's own layer and its parents' at
+/// the path within the document.
+fn history_of<'t>(rendered: &Rendered, trace: &'t Trace, p: &Path) -> Vec<&'t Step> {
+    let Some(scope) = scope_of(rendered, p) else {
+        if rendered.stream.is_some() {
+            return Vec::new();
+        }
+        return history(trace, p);
+    };
+    let rest = Path(p.0.iter().skip(1).cloned().collect());
+    let mut layers = vec![scope.layer];
+    layers.extend(scope.chain.iter().copied());
+    history(trace, &rest)
+        .into_iter()
+        .filter(|s| layers.contains(&s.layer) && s.outcome != Outcome::DroppedPart)
+        .collect()
 }
 
 /// Steps about the value at `p`: at it or below it, and whole-value decisions above it, plus
@@ -324,6 +381,7 @@ fn comment_into(
         priors("was", &step.overrode, sources, out);
         let label = match step.outcome {
             Outcome::Concatenated => "from",
+            Outcome::Substituted => "inserting",
             _ => "ignored",
         };
         priors(label, &step.others, sources, out);

@@ -2,7 +2,7 @@
 //! header of `--explain=POINTER`, and the list of values that are not in the result.
 
 use super::{comment_into, located, priors, rule_text, Warnings};
-use crate::frontend::Rendered;
+use crate::frontend::{Rendered, StreamDoc};
 use crate::merge::{key_cow, Outcome, Step, Trace};
 use crate::render::yaml::{self, Annotator, Place};
 use crate::value::{Kind, Node, Path, SourceMap, Span};
@@ -49,15 +49,29 @@ pub(super) fn explain(
     sink.write_all(head.as_bytes())?;
     let Some(root) = root else { return Ok(()) };
     let warnings = Warnings::new(rendered);
+    let stream = rendered.stream.as_ref().filter(|_| !focused);
     let mut comments = Comments {
         trace: super::trace_of(rendered),
         sources,
         path: warnings.any_path().then(|| root_path.clone()),
         warnings: &warnings,
         frames: Vec::new(),
+        docs: stream.map(|s| s.docs.as_slice()),
+        scope: if focused {
+            super::scope_of(rendered, root_path)
+        } else {
+            None
+        },
     };
     let header = if focused { None } else { rendered.header };
-    yaml::write_annotated(root, header, &mut comments, COLUMN_LIMIT, sink)?;
+    yaml::write_annotated(
+        root,
+        header,
+        stream.is_some(),
+        &mut comments,
+        COLUMN_LIMIT,
+        sink,
+    )?;
     if !focused {
         let mut tail = String::new();
         removed_yaml(rendered, sources, &mut tail);
@@ -89,6 +103,10 @@ struct Comments<'t> {
     /// The current path, tracked only when some warning is attached to a path.
     path: Option<Path>,
     frames: Vec<Frame<'t>>,
+    /// A stream's documents (the root's items).
+    docs: Option<&'t [StreamDoc]>,
+    /// The document being written, in a stream.
+    scope: Option<&'t StreamDoc>,
 }
 
 impl Annotator for Comments<'_> {
@@ -103,11 +121,10 @@ impl Annotator for Comments<'_> {
         } else {
             via
         };
-        let own = if node.span.is_none() {
-            None
-        } else {
-            self.trace.last_for(node.span)
-        };
+        if let (Some(docs), Place::Index(i), 1) = (self.docs, at, self.frames.len()) {
+            self.scope = docs.get(i);
+        }
+        let own = super::step_of(self.trace, node.span, self.scope);
         let leaf = match &node.kind {
             Kind::Map(m) => m.is_empty(),
             Kind::List(l) => l.is_empty(),
@@ -142,6 +159,21 @@ impl Annotator for Comments<'_> {
                     p.pop();
                 }
             }
+        }
+    }
+
+    fn heading(&mut self, index: usize, out: &mut String) {
+        let Some(d) = self.docs.and_then(|d| d.get(index)) else {
+            return;
+        };
+        let _ = writeln!(out, "# {} at {}", d.title, located(self.sources, d.at));
+        for (title, at) in &d.parents {
+            let _ = writeln!(
+                out,
+                "#   parent {} at {}",
+                title,
+                located(self.sources, *at)
+            );
         }
     }
 
@@ -182,6 +214,16 @@ pub(super) fn removed(rendered: &Rendered) -> Vec<&Step> {
         .collect()
 }
 
+/// In a stream, the name of the document whose rendering recorded steps of `layer`.
+pub(super) fn document_name(rendered: &Rendered, layer: u32) -> Option<&str> {
+    let stream = rendered.stream.as_ref()?;
+    stream
+        .names
+        .iter()
+        .find(|(l, _)| *l == layer)
+        .map(|(_, n)| n.as_str())
+}
+
 /// The warning that explains a step, if one was given at the step's position.
 pub(super) fn reason<'r>(rendered: &'r Rendered, step: &Step) -> Option<&'r str> {
     rendered
@@ -205,7 +247,8 @@ fn removed_yaml(rendered: &Rendered, sources: &SourceMap, out: &mut String) {
                 located(sources, s.value)
             ),
             _ => format!(
-                "#   {} {} at {}{}",
+                "#   {}{} {} at {}{}",
+                document_name(rendered, s.layer).map_or(String::new(), |n| format!("{n} ")),
                 s.path,
                 s.outcome,
                 located(sources, s.value),

@@ -1,0 +1,274 @@
+//! One Deckhand document as the engine's `DocumentDict` reads it: `schema`, `metadata.name`,
+//! `metadata.layeringDefinition.{layer, abstract, parentSelector, actions}`, labels,
+//! substitutions, `replacement`, `storagePolicy`, each with the engine's leniency (a missing
+//! or empty value reads as `''` / `{}` / `[]`; only a literal `true` is true). Where the engine
+//! would crash on a value of the wrong type, the accessor returns a clear error instead.
+
+use super::fail;
+use crate::error::Result;
+use crate::value::{Key, Kind, Map, Node, Span};
+
+/// Deckhand's identity of a document: `(schema, layer, name)`, compared as Python compares.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Meta(pub Key, pub Key, pub Key);
+
+/// `(schema, name)`: how substitution and replacement address a document.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SchemaName(pub Key, pub Key);
+
+/// A loaded document.
+#[derive(Debug)]
+pub struct Doc {
+    /// The whole document as written.
+    pub node: Node,
+    pub meta: Meta,
+    /// `[schema, layer] name`, as Deckhand's messages name a document.
+    pub title: String,
+}
+
+/// Python's truth value.
+pub fn truthy(node: &Node) -> bool {
+    match &node.kind {
+        Kind::Null => false,
+        Kind::Bool(b) => *b,
+        Kind::Int(i) => *i != 0,
+        Kind::Float(f) => *f != 0.0,
+        Kind::Str(s) => !s.is_empty(),
+        Kind::List(l) => !l.is_empty(),
+        Kind::Map(m) => !m.is_empty(),
+        _ => true,
+    }
+}
+
+/// `d.get(key)` on a mapping.
+pub fn get<'a>(map: Option<&'a Map>, key: &str) -> Option<&'a Node> {
+    map.and_then(|m| m.get(&Key::str(key)))
+}
+
+/// A value as text for messages: a string as it is, anything else as Python prints it.
+pub fn text(node: &Node) -> String {
+    crate::value::py::py_str(node)
+}
+
+/// `x or ''`: the value when truthy, else the empty string.
+fn or_empty(node: Option<&Node>) -> Node {
+    match node {
+        Some(n) if truthy(n) => n.clone(),
+        _ => Node::str("", Span::NONE),
+    }
+}
+
+impl Doc {
+    /// Builds the document's identity.
+    pub fn new(node: Node) -> Result<Doc> {
+        let schema = or_empty(node.get("schema"));
+        let metadata = mapping_or_empty(node.get("metadata"), &node, "metadata")?;
+        let ld = match metadata {
+            Some(m) => mapping_or_empty(
+                m.get(&Key::str("layeringDefinition")),
+                &node,
+                "metadata.layeringDefinition",
+            )?,
+            None => None,
+        };
+        let name = or_empty(get(metadata, "name"));
+        let layer = or_empty(get(ld, "layer"));
+        for (what, v) in [
+            ("metadata.name", &name),
+            ("metadata.layeringDefinition.layer", &layer),
+        ] {
+            if !v.is_scalar() {
+                return Err(fail(
+                    None,
+                    format!("{what} is {}; Deckhand needs a scalar (it hashes it: TypeError: unhashable type)", v.kind_phrase()),
+                    v.span,
+                )
+                .hint("write a string"));
+            }
+        }
+        let title = format!("[{}, {}] {}", text(&schema), text(&layer), text(&name));
+        Ok(Doc {
+            meta: Meta(Key(schema), Key(layer), Key(name)),
+            node,
+            title,
+        })
+    }
+
+    pub fn span(&self) -> Span {
+        self.node.span
+    }
+    pub fn schema(&self) -> &Node {
+        &self.meta.0 .0
+    }
+    pub fn layer(&self) -> &Node {
+        &self.meta.1 .0
+    }
+    pub fn name(&self) -> &Node {
+        &self.meta.2 .0
+    }
+    pub fn schema_name(&self) -> SchemaName {
+        SchemaName(self.meta.0.clone(), self.meta.2.clone())
+    }
+    pub fn has_layer(&self) -> bool {
+        truthy(self.layer())
+    }
+
+    /// `metadata`, when it is a non-empty mapping (checked in `new`).
+    pub fn metadata(&self) -> Option<&Map> {
+        self.node.get("metadata").and_then(Node::as_map)
+    }
+    fn ld(&self) -> Option<&Map> {
+        get(self.metadata(), "layeringDefinition").and_then(Node::as_map)
+    }
+    /// The `data` section (`None` when the document has none).
+    pub fn data(&self) -> Option<&Node> {
+        self.node.get("data")
+    }
+
+    pub fn is_abstract(&self) -> bool {
+        matches!(
+            get(self.ld(), "abstract").map(|n| &n.kind),
+            Some(Kind::Bool(true))
+        )
+    }
+    pub fn is_replacement(&self) -> bool {
+        matches!(
+            get(self.metadata(), "replacement").map(|n| &n.kind),
+            Some(Kind::Bool(true))
+        )
+    }
+    /// `storagePolicy: encrypted`.
+    pub fn encrypted(&self) -> bool {
+        get(self.metadata(), "storagePolicy").and_then(Node::as_str) == Some("encrypted")
+    }
+
+    /// A control document: `metadata.schema` starts with `metadata/Control`.
+    pub fn is_control(&self) -> Result<bool> {
+        match get(self.metadata(), "schema") {
+            None => Ok(false),
+            Some(n) => match n.as_str() {
+                Some(s) => Ok(s.starts_with("metadata/Control")),
+                None => Err(fail(
+                    None,
+                    format!(
+                        "metadata.schema of {} is {}, not a string (Deckhand: AttributeError)",
+                        self.title,
+                        n.kind_phrase()
+                    ),
+                    n.span,
+                )
+                .hint("write metadata/Document/v1 or metadata/Control/v1")),
+            },
+        }
+    }
+
+    /// `metadata.labels` (`None` when empty).
+    pub fn labels(&self) -> Result<Option<&Map>> {
+        self.map_field(get(self.metadata(), "labels"), "metadata.labels")
+    }
+
+    /// `layeringDefinition.parentSelector` (`None` when empty).
+    pub fn selector(&self) -> Result<Option<&Map>> {
+        self.map_field(get(self.ld(), "parentSelector"), "parentSelector")
+    }
+
+    /// `layeringDefinition.actions` when truthy.
+    pub fn actions(&self) -> Option<&Node> {
+        get(self.ld(), "actions").filter(|n| truthy(n))
+    }
+
+    /// `metadata.substitutions` (absent: none). Null or a non-list is an error: Deckhand
+    /// iterates it (TypeError).
+    pub fn substitutions(&self) -> Result<&[Node]> {
+        match get(self.metadata(), "substitutions") {
+            None => Ok(&[]),
+            Some(n) => n.as_list().ok_or_else(|| {
+                fail(
+                    None,
+                    format!("metadata.substitutions of {} is {}, not a list (Deckhand cannot iterate it)", self.title, n.kind_phrase()),
+                    n.span,
+                )
+                .hint("write a list of {src: ..., dest: ...} entries, or leave the key out")
+            }),
+        }
+    }
+
+    fn map_field<'a>(&self, n: Option<&'a Node>, what: &str) -> Result<Option<&'a Map>> {
+        match n {
+            None => Ok(None),
+            Some(n) if !truthy(n) => Ok(None),
+            Some(n) => n.as_map().map(Some).ok_or_else(|| {
+                fail(
+                    None,
+                    format!(
+                        "{what} of {} is {}, not a mapping (Deckhand: AttributeError)",
+                        self.title,
+                        n.kind_phrase()
+                    ),
+                    n.span,
+                )
+                .hint("write key: value pairs")
+            }),
+        }
+    }
+}
+
+/// `x or {}` where `x` must then be a mapping.
+fn mapping_or_empty<'a>(n: Option<&'a Node>, doc: &Node, what: &str) -> Result<Option<&'a Map>> {
+    match n {
+        None => Ok(None),
+        Some(n) if !truthy(n) => Ok(None),
+        Some(n) => match n.as_map() {
+            Some(m) => Ok(Some(m)),
+            None => Err(fail(
+                None,
+                format!(
+                    "{what} is {}, not a mapping (Deckhand: AttributeError)",
+                    n.kind_phrase()
+                ),
+                if n.span.is_none() { doc.span } else { n.span },
+            )
+            .hint("write key: value pairs")),
+        },
+    }
+}
+
+/// Whether Deckhand can hash the document: `DocumentDict.__hash__` is
+/// `hash(json.dumps(doc, sort_keys=True))`, which fails (TypeError) on a mapping whose keys
+/// Python cannot sort (a string and a number, `null` beside another key) or JSON cannot write
+/// (dates). Deckhand hashes every document a parent's labels point to. Returns the offending
+/// mapping's position and why.
+pub fn json_hashable(node: &Node) -> std::result::Result<(), (Span, String)> {
+    let mut todo = vec![node];
+    while let Some(n) = todo.pop() {
+        match &n.kind {
+            Kind::List(items) => todo.extend(items.iter()),
+            Kind::Map(m) => {
+                let (mut strs, mut nums, mut nulls, mut other) = (0, 0, 0, 0);
+                for (k, v) in m.iter() {
+                    match k.0.kind {
+                        Kind::Str(_) => strs += 1,
+                        Kind::Int(_) | Kind::BigInt(_) | Kind::Float(_) | Kind::Bool(_) => {
+                            nums += 1
+                        }
+                        Kind::Null => nulls += 1,
+                        _ => other += 1,
+                    }
+                    todo.push(v);
+                }
+                let why = if other > 0 {
+                    Some("a key JSON cannot write (keys must be str, int, float, bool or None)")
+                } else if (strs > 0 && nums > 0) || (nulls > 0 && m.len() > 1) {
+                    Some("keys of types Python cannot sort ('<' not supported)")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    return Err((n.span, why.to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

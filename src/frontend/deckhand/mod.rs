@@ -1,0 +1,417 @@
+//! `strata deckhand`: Airship Deckhand's rendering engine (`DocumentLayering.render()`),
+//! offline. The model is `deckhand/engine/layering.py`, `secrets_manager.py`,
+//! `_replacement.py` and `common/utils.py` at 08728d38; `shared/docs/reference/deckhand.md`
+//! describes that code, and docs/frontends/deckhand.md what strata does.
+//!
+//! Flow: every input's YAML stream is loaded (`load`; empty documents dropped), optionally
+//! pre-validated (`validate`); the LayeringPolicy is found; documents are read (`doc`),
+//! indexed and given parents (`select`); replacement is checked and the processing order
+//! worked out (`order`); then each document in that order is layered on its parent's rendered
+//! data (`layer`) and receives its substitutions (`subst`). The result is a stream: every
+//! concrete, non-replaced document in Deckhand's order, with its own `schema` and `metadata`
+//! and its rendered `data`. `--check-schemas` then validates each against the DataSchemas
+//! of the set (`schemas`).
+
+mod doc;
+mod layer;
+mod load;
+mod order;
+pub mod pyre;
+mod redact;
+mod schemas;
+mod select;
+mod subst;
+mod validate;
+
+use super::{Input, Rendered, Settings, Stream, StreamDoc};
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::merge::{Outcome, Prior, RuleRef, Step, Trace};
+use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
+use doc::Doc;
+
+/// What the CLI hands over for `strata deckhand`.
+#[derive(Debug)]
+pub struct DeckhandJob {
+    /// Files (or stdin) in order; directories are expanded by the CLI.
+    pub inputs: Vec<Input>,
+    /// `--validate`: Deckhand's pre-validation.
+    pub validate: bool,
+    /// `--check-schemas`: validate each rendered document against its DataSchema.
+    pub check_schemas: bool,
+    /// `--allow-missing-substitution-source`: `fail_on_missing_sub_src=False`.
+    pub lenient: bool,
+}
+
+/// A Deckhand error (`code` is the engine's exception class) or a clear error where the
+/// engine would crash (`code` is `None`).
+pub(crate) fn fail(code: Option<&'static str>, message: impl Into<String>, span: Span) -> Error {
+    let e = Error::new(ErrorKind::Directive, message).at(span);
+    match code {
+        Some(c) => e.code(c),
+        None => e,
+    }
+}
+
+/// Warnings with the positions they name.
+pub struct Warn<'s> {
+    pub list: Vec<Warning>,
+    sources: &'s SourceMap,
+}
+
+impl Warn<'_> {
+    pub fn push(&mut self, message: impl Into<String>, span: Span) {
+        self.list.push(Warning::new(message, span));
+    }
+    /// `file:line:col` of a span, for a message.
+    pub fn at(&self, span: Span) -> String {
+        self.sources
+            .locate(span)
+            .map_or_else(|| "(built in)".into(), |l| l.to_string())
+    }
+}
+
+/// What rendering carries along: the trace, the warnings, the document being rendered.
+pub struct Cx<'s> {
+    pub trace: Option<Trace>,
+    pub warn: Warn<'s>,
+    /// The trace layer of the document being rendered (its index in the input).
+    pub layer: u32,
+    pub parent_doc: Option<&'s Doc>,
+    pub lenient: bool,
+}
+
+impl Cx<'_> {
+    pub fn set_layer(&mut self) {
+        if let Some(t) = self.trace.as_mut() {
+            t.layer = self.layer;
+        }
+    }
+
+    pub fn record(
+        &mut self,
+        path: Path,
+        outcome: Outcome,
+        rule: &RuleRef,
+        value: Span,
+        overrode: &[&Node],
+    ) {
+        self.record_with(path, outcome, rule, value, overrode, &[]);
+    }
+
+    pub fn record_with(
+        &mut self,
+        path: Path,
+        outcome: Outcome,
+        rule: &RuleRef,
+        value: Span,
+        overrode: &[&Node],
+        others: &[&Node],
+    ) {
+        if let Some(t) = self.trace.as_mut() {
+            t.push(Step {
+                layer: self.layer,
+                path,
+                outcome,
+                rule: Some(rule.clone()),
+                value,
+                overrode: overrode.iter().map(|n| Prior::of(n)).collect(),
+                others: others.iter().map(|n| Prior::of(n)).collect(),
+            });
+        }
+    }
+}
+
+/// A document's rendered state.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    /// Its data as Python sees it (`None` is null).
+    pub data: Node,
+    /// Whether rendering set its data (a document without `data` then gets the key).
+    pub set: bool,
+    /// A substitution from an encrypted source made it `storagePolicy: encrypted`.
+    pub encrypted: bool,
+    /// Substitution entries from an encrypted source whose `src.path` and `dest.path` (the
+    /// one dest, or dest `j` of a list) Deckhand redacts: `(entry, j)`.
+    pub redact: Vec<(usize, Option<usize>)>,
+}
+
+/// Renders a Deckhand document set.
+pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) -> Result<Rendered> {
+    let mut load_warnings = Vec::new();
+    let nodes = load::documents(job.inputs, sources, settings, &mut load_warnings)?;
+    let sources: &SourceMap = sources;
+    if job.validate {
+        validate::pre_validate(&nodes)?;
+    }
+    load::check_schemas(&nodes)?;
+    let policy_at = nodes.iter().position(|n| {
+        n.get("schema")
+            .and_then(Node::as_str)
+            .is_some_and(|s| s.starts_with("deckhand/LayeringPolicy"))
+    });
+    let Some(policy_at) = policy_at else {
+        return Err(fail(
+            Some("LayeringPolicyNotFound"),
+            "Required LayeringPolicy was not found for layering",
+            nodes.first().map_or(Span::NONE, |n| n.span),
+        )
+        .hint("add a document with schema: deckhand/LayeringPolicy/v1 and data: {layerOrder: [global, site]}"));
+    };
+    let docs: Vec<Doc> = nodes.into_iter().map(Doc::new).collect::<Result<_>>()?;
+    let mut cx = Cx {
+        trace: settings.explain.then(Trace::default),
+        warn: Warn {
+            list: load_warnings,
+            sources,
+        },
+        layer: 0,
+        parent_doc: None,
+        lenient: job.lenient,
+    };
+    let policy = &docs[policy_at];
+    let policies: Vec<&Doc> = docs
+        .iter()
+        .filter(|d| {
+            d.schema()
+                .as_str()
+                .is_some_and(|s| s.starts_with("deckhand/LayeringPolicy"))
+        })
+        .collect();
+    if policies.len() > 1 {
+        for extra in policies.iter().skip(1) {
+            let first = cx.warn.at(policy.span());
+            cx.warn.push(format!("more than one LayeringPolicy: Deckhand uses the first ({} at {first}) and ignores {}", policy.title, extra.title), extra.span());
+        }
+    }
+    let order = select::layer_order(policy)?;
+    let site = select::Site::build(&docs, &order, policy, &mut cx.warn)?;
+    let plan = order::plan(&site)?;
+    let slots = run(&docs, &site, &plan, &mut cx)?;
+    let (list, stream) = output(&docs, &site, &plan, slots, &cx);
+    if job.check_schemas {
+        schemas::check(&list, &docs, sources)?;
+    }
+    Ok(Rendered {
+        doc: Node::list(list, Span::NONE),
+        header: None,
+        warnings: cx.warn.list,
+        trace: cx.trace,
+        stream: Some(stream),
+    })
+}
+
+/// The render loop of `DocumentLayering.render()`.
+fn run<'d>(
+    docs: &'d [Doc],
+    site: &select::Site<'d>,
+    plan: &order::Plan,
+    cx: &mut Cx<'d>,
+) -> Result<Vec<Slot>> {
+    let mut slots: Vec<Slot> = docs
+        .iter()
+        .map(|d| Slot {
+            data: d.data().cloned().unwrap_or(Node::null(Span::NONE)),
+            set: false,
+            encrypted: false,
+            redact: Vec::new(),
+        })
+        .collect();
+    // What a replaced parent's children see: the replacement's data.
+    let mut seen_as: rustc_hash::FxHashMap<usize, Node> = rustc_hash::FxHashMap::default();
+    for &d in &plan.sorted {
+        let doc = &docs[d];
+        if doc.is_control()? {
+            continue;
+        }
+        cx.layer = u32::try_from(d).unwrap_or(u32::MAX);
+        cx.set_layer();
+        if doc.encrypted() && barbican_ref(&slots[d].data) {
+            return Err(encryption_error(doc, doc.span()));
+        }
+        let mut parent = None;
+        if select::has_selector(doc)? {
+            if let Some(&p) = site.parent.get(&d) {
+                parent = Some(p);
+                match doc.actions() {
+                    Some(actions) => {
+                        let base = seen_as.get(&p).cloned().unwrap_or_else(|| slots[p].data.clone());
+                        let own = doc.data().cloned().unwrap_or(Node::null(Span::NONE));
+                        cx.parent_doc = Some(&docs[p]);
+                        let data = layer::apply(doc, actions, &own, base, cx)?;
+                        cx.parent_doc = None;
+                        slots[d].data = data;
+                        slots[d].set = true;
+                    }
+                    None => cx.warn.push(
+                        format!("{} has a parent ({}) but no actions: Deckhand does not layer it, it keeps only its own data", doc.title, docs[p].title),
+                        select::selector_span(doc),
+                    ),
+                }
+            } else if doc.actions().is_some() {
+                cx.warn.push(
+                    format!("no document matches the parentSelector of {}: Deckhand renders it with its own data, without layering", doc.title),
+                    select::selector_span(doc),
+                );
+            }
+        }
+        if !doc.substitutions()?.is_empty() {
+            subst::substitute_all(d, docs, plan, &mut slots, cx)?;
+        }
+        if doc.is_replacement() {
+            if let Some(p) = parent {
+                seen_as.insert(p, slots[d].data.clone());
+            }
+        }
+    }
+    Ok(slots)
+}
+
+/// The rendered documents in Deckhand's order: concrete, not replaced, control documents
+/// included, each with its own `schema` and `metadata` and its rendered `data`.
+fn output(
+    docs: &[Doc],
+    site: &select::Site<'_>,
+    plan: &order::Plan,
+    mut slots: Vec<Slot>,
+    cx: &Cx<'_>,
+) -> (Vec<Node>, Stream) {
+    let mut list = Vec::new();
+    let mut stream = Stream::default();
+    for &d in &plan.sorted {
+        stream
+            .names
+            .push((u32::try_from(d).unwrap_or(u32::MAX), docs[d].title.clone()));
+    }
+    for &d in &plan.sorted {
+        let doc = &docs[d];
+        if doc.is_abstract() || plan.replaced_by.contains_key(&d) {
+            continue;
+        }
+        let slot = std::mem::replace(
+            &mut slots[d],
+            Slot {
+                data: Node::null(Span::NONE),
+                set: false,
+                encrypted: false,
+                redact: Vec::new(),
+            },
+        );
+        let mut node = doc.node.clone();
+        if let Some(map) = node.as_map_mut() {
+            if slot.set || map.contains_key(&Key::str("data")) {
+                map.insert(Key::str("data"), slot.data);
+            }
+            if let Some(meta) = map
+                .get_mut(&Key::str("metadata"))
+                .and_then(Node::as_map_mut)
+            {
+                if slot.encrypted {
+                    meta.insert(
+                        Key::str("storagePolicy"),
+                        Node::str("encrypted", Span::NONE),
+                    );
+                }
+                redact_paths(meta, &slot.redact);
+            }
+        }
+        list.push(node);
+        let mut chain = Vec::new();
+        let mut parents = Vec::new();
+        let mut at = d;
+        while let Some(&p) = site.parent.get(&at) {
+            if chain.len() > docs.len() || chain.contains(&(p as u32)) {
+                break;
+            }
+            chain.push(u32::try_from(p).unwrap_or(u32::MAX));
+            parents.push((docs[p].title.clone(), docs[p].span()));
+            at = p;
+        }
+        stream.docs.push(StreamDoc {
+            layer: u32::try_from(d).unwrap_or(u32::MAX),
+            chain,
+            title: doc.title.clone(),
+            at: doc.span(),
+            parents,
+        });
+    }
+    let _ = cx;
+    (list, stream)
+}
+
+/// Replaces the `src.path` and `dest.path` of the listed substitution entries by their
+/// digests, as Deckhand does for substitutions from an encrypted source.
+fn redact_paths(meta: &mut crate::value::Map, which: &[(usize, Option<usize>)]) {
+    let Some(subs) = meta.get_mut(&Key::str("substitutions")) else {
+        return;
+    };
+    let Kind::List(subs) = &mut subs.kind else {
+        return;
+    };
+    let digest = |n: &mut Node, key: &str| {
+        if let Some(m) = n.as_map_mut() {
+            if let Some(v) = m.get_mut(&Key::str(key)) {
+                *v = Node::str(redact::redact(v), Span::NONE);
+            }
+        }
+    };
+    let mut src_done = Vec::new();
+    for &(i, j) in which {
+        let Some(sub) = subs.get_mut(i).and_then(Node::as_map_mut) else {
+            continue;
+        };
+        if !src_done.contains(&i) {
+            if let Some(src) = sub.get_mut(&Key::str("src")) {
+                digest(src, "path");
+            }
+            src_done.push(i);
+        }
+        if let Some(dest) = sub.get_mut(&Key::str("dest")) {
+            match (j, &mut dest.kind) {
+                (Some(j), Kind::List(items)) => {
+                    if let Some(one) = items.get_mut(j) {
+                        digest(one, "path");
+                    }
+                }
+                (None, _) => digest(dest, "path"),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Deckhand's `has_barbican_ref`: a string URL with `secrets` in it whose last segment is a
+/// UUID.
+pub fn barbican_ref(data: &Node) -> bool {
+    static URL: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"^http[s]?://(?:[a-zA-Z]|[0-9]|[$-_@.&+]|[!*\(\),]|(?:%[0-9a-fA-F][0-9a-fA-F]))+",
+        )
+        .ok()
+    });
+    let Some(s) = data.as_str() else { return false };
+    if !URL.as_ref().is_some_and(|r| r.is_match(s)) || !s.contains("secrets") {
+        return false;
+    }
+    let last = s.rsplit('/').next().unwrap_or("");
+    let hex: String = last
+        .replace("urn:", "")
+        .replace("uuid:", "")
+        .trim_matches(['{', '}'])
+        .replace('-', "")
+        .to_ascii_lowercase();
+    hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// An encrypted document holding a Barbican reference: offline there is no secret to fetch.
+pub fn encryption_error(doc: &Doc, span: Span) -> Error {
+    let reference = doc.data().map_or_else(String::new, doc::text);
+    fail(
+        Some("EncryptionSourceNotFound"),
+        format!(
+            "Required encryption source reference could not be resolved into a secret because it was not found among encryption sources. Ref: {reference}. Referenced by: {}",
+            doc.title
+        ),
+        span,
+    )
+    .hint("strata renders offline and cannot fetch a Barbican secret: give the secret's value in the document instead of the reference")
+}
