@@ -1,10 +1,13 @@
 //! Conformance: data recorded from the real systems in `../shared/conformance`, replayed
-//! through the `strata` binary. Each module prints a skip notice when the data is absent.
+//! through the `strata` binary, and the YAML test suite read as PyYAML reads it
+//! (`target/yaml-test-suite/`, from `scripts/yaml-suite.py`). Each module prints a skip
+//! notice when its data is absent.
 
 mod cloud_init;
 mod datum;
 mod deckhand;
 mod heat;
+mod yaml_suite;
 
 use std::path::PathBuf;
 use std::process::Command;

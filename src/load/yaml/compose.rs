@@ -57,7 +57,6 @@ enum Frame<'a> {
 /// An anchored node: `None` while it is still being built (an alias to it is recursive).
 struct Anchored {
     node: Option<(Node, usize, Special)>,
-    at: Span,
 }
 
 /// One document's root and the first constructor error in it.
@@ -155,7 +154,6 @@ impl<'a, 'o> Composer<'a, 'o> {
                         name,
                         Anchored {
                             node: Some((node.clone(), 1, special)),
-                            at: span,
                         },
                     );
                 }
@@ -172,7 +170,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                         SeqKind::List
                     }
                 };
-                self.open_anchor(props.anchor, span);
+                self.open_anchor(props.anchor);
                 self.stack.push(Frame::Seq {
                     from: self.items.len(),
                     start: span.start,
@@ -199,7 +197,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                         MapKind::Map
                     }
                 };
-                self.open_anchor(props.anchor, span);
+                self.open_anchor(props.anchor);
                 self.stack.push(Frame::Map {
                     from: self.pairs.len(),
                     merges: Vec::new(),
@@ -296,13 +294,17 @@ impl<'a, 'o> Composer<'a, 'o> {
 
     fn check_anchor(&self, props: &Props<'a>, span: Span) -> Result<()> {
         if let Some(name) = props.anchor {
-            if let Some(first) = self.anchors.get(name) {
-                let _ = first.at;
+            if self.anchors.contains_key(name) {
+                // PyYAML points at the second `&name`.
+                let at = match props.anchor_at {
+                    Some((from, to)) => self.span(from, to),
+                    None => span,
+                };
                 return Err(Error::new(
                     ErrorKind::Parse,
-                    format!("invalid YAML: found duplicate anchor '{name}' (it is defined earlier in this document)"),
+                    format!("invalid YAML: found duplicate anchor '{name}'; first occurrence earlier in this document, second occurrence here"),
                 )
-                .at(span)
+                .at(at)
                 .hint("PyYAML refuses an anchor defined twice in one document: rename one of them"));
             }
         }
@@ -310,15 +312,9 @@ impl<'a, 'o> Composer<'a, 'o> {
     }
 
     /// Marks an anchor as being built, so an alias inside it is reported as recursive.
-    fn open_anchor(&mut self, anchor: Option<&'a str>, span: Span) {
+    fn open_anchor(&mut self, anchor: Option<&'a str>) {
         if let Some(name) = anchor {
-            self.anchors.insert(
-                name,
-                Anchored {
-                    node: None,
-                    at: span,
-                },
-            );
+            self.anchors.insert(name, Anchored { node: None });
         }
     }
 

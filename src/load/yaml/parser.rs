@@ -15,6 +15,8 @@ pub struct Props<'a> {
     pub tag: Option<Cow<'a, str>>,
     /// Where the tag was written, when there is one.
     pub tag_at: Option<usize>,
+    /// Where the anchor (`&name`) was written, when there is one.
+    pub anchor_at: Option<(usize, usize)>,
 }
 
 /// What the parser reports.
@@ -413,6 +415,7 @@ impl<'a> Parser<'a> {
                 end = t.end;
                 if let Tok::Anchor(name) = t.tok {
                     props.anchor = Some(name);
+                    props.anchor_at = Some((t.start, t.end));
                 }
             } else if raw_tag.is_none() && self.check(&[K::Tag])? {
                 let t = self.take()?;
