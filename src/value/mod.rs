@@ -177,6 +177,9 @@ impl Node {
     pub fn py_eq(&self, other: &Node) -> bool {
         use Kind::*;
         match (&self.kind, &other.kind) {
+            // The common case (string map keys), without the numeric checks.
+            (Str(a), Str(b)) => a == b,
+            (Str(_), Int(_) | Float(_) | Bool(_) | Null) => false,
             (List(a), List(b)) => {
                 a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.py_eq(y))
             }

@@ -124,8 +124,9 @@ impl Cx<'_> {
 /// A document's rendered state.
 #[derive(Clone, Debug)]
 pub struct Slot {
-    /// Its data as Python sees it (`None` is null).
-    pub data: Node,
+    /// Its data once rendering has changed it; `None` while it is the document's own data
+    /// (which is then read from the document, not copied).
+    pub data: Option<Node>,
     /// Whether rendering set its data (a document without `data` then gets the key).
     pub set: bool,
     /// A substitution from an encrypted source made it `storagePolicy: encrypted`.
@@ -133,6 +134,28 @@ pub struct Slot {
     /// Substitution entries from an encrypted source whose `src.path` and `dest.path` (the
     /// one dest, or dest `j` of a list) Deckhand redacts: `(entry, j)`.
     pub redact: Vec<(usize, Option<usize>)>,
+}
+
+impl Slot {
+    fn new() -> Slot {
+        Slot {
+            data: None,
+            set: false,
+            encrypted: false,
+            redact: Vec::new(),
+        }
+    }
+
+    /// The document's current data (`None`: it has none, Python's `None`).
+    pub fn data<'a>(&'a self, doc: &'a Doc) -> Option<&'a Node> {
+        self.data.as_ref().or_else(|| doc.data())
+    }
+
+    /// The current data to change, copied from the document's own on the first change.
+    pub fn data_mut(&mut self, doc: &Doc) -> &mut Node {
+        self.data
+            .get_or_insert_with(|| doc.data().cloned().unwrap_or(Node::null(Span::NONE)))
+    }
 }
 
 /// Renders a Deckhand document set.
@@ -187,15 +210,20 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
     let site = select::Site::build(&docs, &order, policy, &mut cx.warn)?;
     let plan = order::plan(&site)?;
     let slots = run(&docs, &site, &plan, &mut cx)?;
-    let (list, stream) = output(&docs, &site, &plan, slots, &cx);
+    let parent = site.parent;
+    let Cx { trace, warn, .. } = cx;
+    let warnings = warn.list;
+    // The documents are moved into the result, unless --check-schemas still reads them.
+    let mut docs = docs;
+    let (list, stream) = output(&mut docs, &parent, &plan, slots, !job.check_schemas);
     if job.check_schemas {
         schemas::check(&list, &docs, sources)?;
     }
     Ok(Rendered {
         doc: Node::list(list, Span::NONE),
         header: None,
-        warnings: cx.warn.list,
-        trace: cx.trace,
+        warnings,
+        trace,
         stream: Some(stream),
     })
 }
@@ -207,15 +235,8 @@ fn run<'d>(
     plan: &order::Plan,
     cx: &mut Cx<'d>,
 ) -> Result<Vec<Slot>> {
-    let mut slots: Vec<Slot> = docs
-        .iter()
-        .map(|d| Slot {
-            data: d.data().cloned().unwrap_or(Node::null(Span::NONE)),
-            set: false,
-            encrypted: false,
-            redact: Vec::new(),
-        })
-        .collect();
+    let mut slots: Vec<Slot> = docs.iter().map(|_| Slot::new()).collect();
+    let null = Node::null(Span::NONE);
     // What a replaced parent's children see: the replacement's data.
     let mut seen_as: rustc_hash::FxHashMap<usize, Node> = rustc_hash::FxHashMap::default();
     for &d in &plan.sorted {
@@ -225,7 +246,7 @@ fn run<'d>(
         }
         cx.layer = u32::try_from(d).unwrap_or(u32::MAX);
         cx.set_layer();
-        if doc.encrypted() && barbican_ref(&slots[d].data) {
+        if doc.encrypted() && slots[d].data(doc).is_some_and(barbican_ref) {
             return Err(encryption_error(doc, doc.span()));
         }
         let mut parent = None;
@@ -234,12 +255,15 @@ fn run<'d>(
                 parent = Some(p);
                 match doc.actions() {
                     Some(actions) => {
-                        let base = seen_as.get(&p).cloned().unwrap_or_else(|| slots[p].data.clone());
-                        let own = doc.data().cloned().unwrap_or(Node::null(Span::NONE));
+                        let base = match seen_as.get(&p) {
+                            Some(seen) => seen.clone(),
+                            None => slots[p].data(&docs[p]).unwrap_or(&null).clone(),
+                        };
+                        let own = doc.data().unwrap_or(&null);
                         cx.parent_doc = Some(&docs[p]);
-                        let data = layer::apply(doc, actions, &own, base, cx)?;
+                        let data = layer::apply(doc, actions, own, base, cx)?;
                         cx.parent_doc = None;
-                        slots[d].data = data;
+                        slots[d].data = Some(data);
                         slots[d].set = true;
                     }
                     None => cx.warn.push(
@@ -259,7 +283,7 @@ fn run<'d>(
         }
         if doc.is_replacement() {
             if let Some(p) = parent {
-                seen_as.insert(p, slots[d].data.clone());
+                seen_as.insert(p, slots[d].data(doc).unwrap_or(&null).clone());
             }
         }
     }
@@ -269,37 +293,38 @@ fn run<'d>(
 /// The rendered documents in Deckhand's order: concrete, not replaced, control documents
 /// included, each with its own `schema` and `metadata` and its rendered `data`.
 fn output(
-    docs: &[Doc],
-    site: &select::Site<'_>,
+    docs: &mut [Doc],
+    parent: &rustc_hash::FxHashMap<usize, usize>,
     plan: &order::Plan,
     mut slots: Vec<Slot>,
-    cx: &Cx<'_>,
+    take: bool,
 ) -> (Vec<Node>, Stream) {
     let mut list = Vec::new();
     let mut stream = Stream::default();
+    // Positions first: a document moved into the result no longer has one.
+    let spans: Vec<Span> = docs.iter().map(Doc::span).collect();
     for &d in &plan.sorted {
         stream
             .names
             .push((u32::try_from(d).unwrap_or(u32::MAX), docs[d].title.clone()));
     }
     for &d in &plan.sorted {
-        let doc = &docs[d];
+        let doc = &mut docs[d];
         if doc.is_abstract() || plan.replaced_by.contains_key(&d) {
             continue;
         }
-        let slot = std::mem::replace(
-            &mut slots[d],
-            Slot {
-                data: Node::null(Span::NONE),
-                set: false,
-                encrypted: false,
-                redact: Vec::new(),
-            },
-        );
-        let mut node = doc.node.clone();
+        let (title, doc_at) = (doc.title.clone(), doc.span());
+        let slot = std::mem::replace(&mut slots[d], Slot::new());
+        let mut node = match (take, &slot.data) {
+            (true, _) => doc.node.take(),
+            (false, None) => doc.node.clone(),
+            (false, Some(_)) => without_data(&doc.node),
+        };
         if let Some(map) = node.as_map_mut() {
-            if slot.set || map.contains_key(&Key::str("data")) {
-                map.insert(Key::str("data"), slot.data);
+            if let Some(rendered) = slot.data {
+                if slot.set || map.contains_key(&Key::str("data")) {
+                    map.insert(Key::str("data"), rendered);
+                }
             }
             if let Some(meta) = map
                 .get_mut(&Key::str("metadata"))
@@ -318,24 +343,41 @@ fn output(
         let mut chain = Vec::new();
         let mut parents = Vec::new();
         let mut at = d;
-        while let Some(&p) = site.parent.get(&at) {
+        while let Some(&p) = parent.get(&at) {
             if chain.len() > docs.len() || chain.contains(&(p as u32)) {
                 break;
             }
             chain.push(u32::try_from(p).unwrap_or(u32::MAX));
-            parents.push((docs[p].title.clone(), docs[p].span()));
+            parents.push((docs[p].title.clone(), spans[p]));
             at = p;
         }
         stream.docs.push(StreamDoc {
             layer: u32::try_from(d).unwrap_or(u32::MAX),
             chain,
-            title: doc.title.clone(),
-            at: doc.span(),
+            title,
+            at: doc_at,
             parents,
         });
     }
-    let _ = cx;
     (list, stream)
+}
+
+/// A copy of a document without copying its `data` (a null stands in its place, so the
+/// rendered data goes back where the document had it).
+fn without_data(node: &Node) -> Node {
+    let Kind::Map(map) = &node.kind else {
+        return node.clone();
+    };
+    let mut out = crate::value::Map::with_capacity(map.len());
+    for (k, v) in map.iter() {
+        let v = if k.0.as_str() == Some("data") {
+            Node::null(v.span)
+        } else {
+            v.clone()
+        };
+        out.insert(k.clone(), v);
+    }
+    Node::new(Kind::Map(Box::new(out)), node.span)
 }
 
 /// Replaces the `src.path` and `dest.path` of the listed substitution entries by their

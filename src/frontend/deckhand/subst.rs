@@ -118,7 +118,7 @@ pub fn substitute_all(
                     slot.redact.push((index, (!single).then_some(j)));
                 }
             }
-            let result = substitute_one(d, dest, &value, &src, &rule, slots, cx);
+            let result = substitute_one(d, doc, dest, &value, &src, &rule, slots, cx);
             if let Err(message) = result {
                 if cx.lenient {
                     cx.warn.push(format!("this substitution failed and is skipped (--allow-missing-substitution-source): {message}"), dest.span);
@@ -157,9 +157,11 @@ fn read_source(
     slots: &[Slot],
     cx: &mut Cx<'_>,
 ) -> Result<Node> {
+    let null = Node::null(Span::NONE);
     let data = slots
         .get(src.doc)
-        .map_or(Node::null(Span::NONE), |s| s.data.clone());
+        .and_then(|s| s.data(src_doc))
+        .unwrap_or(&null);
     let secret = if data.as_map().is_some() {
         let p = DPath::parse(&dpath::normalize(src.path)).map_err(|e| {
             fail(
@@ -169,7 +171,7 @@ fn read_source(
             )
             .hint("Deckhand fails here too (a Python exception); fix the path")
         })?;
-        let found = p.first(&data).map_err(|e| {
+        let found = p.first(data).map_err(|e| {
             fail(
                 None,
                 format!("src.path of a substitution of {}: {e}", doc.title),
@@ -179,7 +181,7 @@ fn read_source(
         })?;
         found.map(std::borrow::Cow::into_owned)
     } else {
-        Some(data)
+        Some(data.clone())
     };
     let secret = match secret {
         Some(v) if !v.is_null() => v,
@@ -258,8 +260,10 @@ fn trace_path(data: &Node, locs: &[Loc]) -> Path {
 
 /// `_substitute_one` for one destination: `Err` carries the reason Deckhand would wrap in
 /// `UnknownSubstitutionError`.
+#[allow(clippy::too_many_arguments)]
 fn substitute_one(
     d: usize,
+    doc: &Doc,
     dest: &Node,
     value: &Node,
     src: &Source<'_>,
@@ -292,7 +296,7 @@ fn substitute_one(
     let Some(slot) = slots.get_mut(d) else {
         return Err("no such document".into());
     };
-    let mut work = slot.data.clone();
+    let mut work = slot.data_mut(doc).clone();
     let existed = p.matches(&work).map_err(|e| e.to_string())?;
     if !existed {
         dpath::expand(&mut work, &p.text).map_err(|e| e.to_string())?;
@@ -380,7 +384,7 @@ fn substitute_one(
         }
     }
     let result = root.unwrap_or(work);
-    let data = &mut slot.data;
+    let data = slot.data_mut(doc);
     let was_map = data.as_map().is_some();
     if was_map && result.as_map().is_some() {
         if let Some(new) = root_update(data, result, path, cx, dest.span) {
@@ -393,7 +397,7 @@ fn substitute_one(
     }
     slot.set = true;
     if cx.trace.is_some() {
-        let data = slot.data.clone();
+        let data = slot.data_mut(doc).clone();
         for (locs, outcome, span, old) in steps {
             let here = trace_path(&data, &locs);
             let overrode: Vec<&Node> = old.iter().filter(|_| outcome != Outcome::Added).collect();
