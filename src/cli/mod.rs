@@ -13,6 +13,7 @@ use std::path::{Path as FsPath, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
+mod docs;
 mod files;
 pub use files::write_atomic_with;
 use files::{read_inputs, read_one, write_stdout_with, MAX_INPUT_SIZE};
@@ -25,7 +26,22 @@ use files::{read_inputs, read_one, write_stdout_with, MAX_INPUT_SIZE};
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Top,
+}
+
+/// Every subcommand: the renders, and the two that describe the command line itself.
+#[derive(Subcommand, Debug)]
+enum Top {
+    #[command(flatten)]
+    Render(Command),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page, strata(1), in roff.
+    Man,
 }
 
 #[derive(Subcommand, Debug)]
@@ -173,14 +189,31 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    let command = match cli.command {
+        Top::Render(command) => command,
+        Top::Completions { shell } => return print_with(|w| docs::completions(shell, w)),
+        Top::Man => return print_with(docs::man),
+    };
     let mut sources = SourceMap::new();
-    match run(cli, &mut sources) {
+    match run(command, &mut sources) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let mut stderr = std::io::stderr().lock();
             let _ = stderr.write_all(e.render(&sources).as_bytes());
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+/// Writes a generated text to stdout (a closed pipe is not an error).
+fn print_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match write(&mut stdout).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            let _ = writeln!(std::io::stderr(), "error: cannot write to stdout: {e}");
+            ExitCode::from(1)
+        }
+        _ => ExitCode::SUCCESS,
     }
 }
 
@@ -316,15 +349,18 @@ fn dispatch(
 pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Error> {
     let argv = std::iter::once("strata".to_string()).chain(args.iter().cloned());
     let cli = Cli::try_parse_from(argv).map_err(|e| Error::new(ErrorKind::Usage, e.to_string()))?;
-    let mut settings = settings_of(cli.command.common());
+    let Top::Render(command) = cli.command else {
+        return Err(Error::new(ErrorKind::Usage, "not a rendering command"));
+    };
+    let mut settings = settings_of(command.common());
     settings.explain = true;
     let mut sources = SourceMap::new();
-    let rendered = dispatch(cli.command, &mut sources, &settings)?;
+    let rendered = dispatch(command, &mut sources, &settings)?;
     Ok((rendered, sources))
 }
 
-fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
-    let common = cli.command.common();
+fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
+    let common = command.common();
     let settings = settings_of(common);
     let format = match common.output {
         OutputArg::Yaml => Format::Yaml,
@@ -338,7 +374,7 @@ fn run(cli: Cli, sources: &mut SourceMap) -> Result<(), Error> {
         })?),
     };
     let (strict, out) = (common.strict, common.out.clone());
-    let mut rendered = dispatch(cli.command, sources, &settings)?;
+    let mut rendered = dispatch(command, sources, &settings)?;
     if format == Format::Json {
         // Binary data and sets have no JSON type: say what they become.
         let notes = render::json::lossy(&rendered.doc);

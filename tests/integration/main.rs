@@ -4,6 +4,7 @@
 mod bad_input;
 mod cloud_init;
 mod deckhand;
+mod docs;
 mod explain;
 mod heat;
 mod lookup;
