@@ -30,6 +30,8 @@ struct Cli {
 }
 
 /// Every subcommand: the renders, and the two that describe the command line itself.
+// Parsed once per run: the size of the rendering variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Top {
     #[command(flatten)]

@@ -43,10 +43,7 @@ fn completions_for_every_shell_name_every_subcommand() {
         for sub in SUBCOMMANDS {
             assert!(script.contains(sub), "{shell} script lacks {sub}");
         }
-        assert!(
-            script.contains("explain"),
-            "{shell} script lacks --explain"
-        );
+        assert!(script.contains("explain"), "{shell} script lacks --explain");
         if matches!(shell, "bash" | "zsh" | "fish") && installed(shell) {
             syntax_ok(shell, script);
         } else if shell != "bash" {
