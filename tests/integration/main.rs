@@ -6,6 +6,7 @@ mod cloud_init;
 mod deckhand;
 mod explain;
 mod heat;
+mod hiera;
 mod lookup;
 mod merge;
 mod positions;

@@ -139,7 +139,7 @@ impl Behaviour {
     pub fn rule(&self, level: &str) -> RuleRef {
         RuleRef {
             text: format!(
-                "hiera {} from {}, level \"{level}\"",
+                "hiera {} from {}, merging level \"{level}\"",
                 self.describe(),
                 self.source
             ),

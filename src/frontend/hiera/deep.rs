@@ -83,7 +83,7 @@ impl Deep<'_> {
             return Ok(dest);
         }
         if !truthy(&dest) {
-            if alias != Alias::Same {
+            if alias == Alias::Distinct {
                 self.record(Outcome::Replaced, &source, &[&dest]);
             }
             return Ok(source);
@@ -130,7 +130,7 @@ impl Deep<'_> {
                     // dest has a falsy value: replaced by source merged with its own copy.
                     let copy = sv.clone();
                     self.at(&k, |d| {
-                        if alias != Alias::Same && !sv.is_null() {
+                        if alias == Alias::Distinct && !sv.is_null() {
                             d.record(Outcome::Replaced, &sv, &[&dv]);
                         }
                         d.merge(sv, copy, Alias::Dup)
@@ -233,7 +233,7 @@ impl Deep<'_> {
             list.extend(src_iter);
             merged = list;
         } else {
-            let fresh = alias != Alias::Same;
+            let fresh = alias == Alias::Distinct;
             let before = merged.len();
             merged = ruby::union(merged.into_iter().chain(src));
             if fresh {
@@ -302,7 +302,7 @@ impl Deep<'_> {
             }
             _ => source,
         };
-        if alias != Alias::Same {
+        if alias == Alias::Distinct {
             self.record(Outcome::Replaced, &out, &[&dest]);
         }
         out

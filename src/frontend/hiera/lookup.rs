@@ -346,6 +346,7 @@ impl<'a> Hiera<'a> {
         if let Some(l) = self.log.as_mut() {
             l.push();
         }
+        self.searched.clear();
         let found = self.checked(key, at, |h| h.search(&root, &chosen))?;
         // The provider stack (global, environment, module): only global has data here.
         let found = match (chosen.name, found) {
@@ -415,9 +416,11 @@ impl Interp for Hiera<'_> {
     fn lookup(&mut self, key: &str, at: Span) -> Result<Option<Node>> {
         let log = self.log.take();
         let trace = self.trace.take();
+        let searched = std::mem::take(&mut self.searched);
         let r = Hiera::lookup(self, key, None, at);
         self.log = log;
         self.trace = trace;
+        self.searched = searched;
         r
     }
     fn enter(&mut self, name: &str, at: Span) -> Result<()> {

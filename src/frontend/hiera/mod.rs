@@ -214,6 +214,14 @@ pub fn render(
 }
 
 fn not_found(key: &str, searched: &[(String, &'static str)]) -> Error {
+    if key == "lookup_options" || key.starts_with("lookup_options.") {
+        return Error::new(
+            ErrorKind::Merge,
+            format!("Function lookup() did not find a value for the name '{key}': lookup_options is reserved, it cannot be looked up as data"),
+        )
+        .code("not-found")
+        .hint("look up the keys it configures instead; --explain-levels shows the lookup_options in force");
+    }
     let mut seen = std::collections::HashSet::new();
     let list: Vec<String> = searched
         .iter()
