@@ -100,6 +100,8 @@ enum Command {
         /// Facts for Hiera interpolation.
         #[arg(long, value_name = "FACTS.yaml", requires = "hiera")]
         facts: Option<String>,
+        #[command(flatten)]
+        hiera_opts: HieraOpts,
     },
     /// Render Airship Deckhand documents: layering, substitution, replacement.
     Deckhand {
@@ -144,6 +146,29 @@ impl Command {
             | Command::Merge { common, .. } => common,
         }
     }
+}
+
+/// `lookup --hiera` options: the explicit merge, a default, and Puppet's explain layout.
+#[derive(Args, Debug, Default)]
+struct HieraOpts {
+    /// Hiera merge behaviour; replaces the key's lookup_options entry.
+    #[arg(long, value_name = "first|unique|hash|deep", requires = "hiera", value_parser = ["first", "unique", "hash", "deep"])]
+    merge: Option<String>,
+    /// Knockout prefix of a deep merge (with --merge deep).
+    #[arg(long = "knock-out-prefix", value_name = "P", requires = "hiera")]
+    knock_out_prefix: Option<String>,
+    /// Sort every merged array (with --merge deep).
+    #[arg(long, requires = "hiera")]
+    sort_merged_arrays: bool,
+    /// Merge arrays of hashes item by item (with --merge deep).
+    #[arg(long, requires = "hiera")]
+    merge_hash_arrays: bool,
+    /// Value (a string) returned when the key is found nowhere.
+    #[arg(long, value_name = "VALUE", requires = "hiera")]
+    default: Option<String>,
+    /// Print a report laid out like `puppet lookup --explain` instead of the value.
+    #[arg(long, requires = "hiera")]
+    explain_levels: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -304,9 +329,16 @@ fn dispatch(
             node,
             hiera,
             facts,
+            hiera_opts,
             ..
         } => {
             use frontend::lookup::{Hierarchy, LookupJob};
+            if let Some(h) = hiera {
+                let job = hiera_job(key, &h, facts, hiera_opts)?;
+                return Ok(
+                    frontend::hiera::render(job, &mut DiskFiles, sources, settings)?.rendered,
+                );
+            }
             let folder = |f: &str| {
                 FsPath::new(f)
                     .parent()
@@ -320,12 +352,6 @@ fn dispatch(
                     root: folder(&d),
                     datum: read_one(&d)?,
                     node: read_one(&node)?,
-                }
-            } else if let Some(h) = hiera {
-                Hierarchy::Hiera {
-                    root: folder(&h),
-                    config: read_one(&h)?,
-                    facts: facts.map(|f| read_one(&f)).transpose()?,
                 }
             } else if !layer.is_empty() {
                 Hierarchy::Layers {
@@ -346,6 +372,82 @@ fn dispatch(
     }
 }
 
+/// The `--hiera` job of a `lookup` command line.
+fn hiera_job(
+    key: Option<String>,
+    config: &str,
+    facts: Option<String>,
+    o: HieraOpts,
+) -> Result<frontend::hiera::HieraJob, Error> {
+    Ok(frontend::hiera::HieraJob {
+        key,
+        root: FsPath::new(config)
+            .parent()
+            .map(FsPath::to_path_buf)
+            .unwrap_or_default(),
+        config: read_one(config)?,
+        facts: facts.map(|f| read_one(&f)).transpose()?,
+        merge: frontend::hiera::MergeArgs {
+            strategy: o.merge,
+            knockout_prefix: o.knock_out_prefix,
+            sort_merged_arrays: o.sort_merged_arrays,
+            merge_hash_arrays: o.merge_hash_arrays,
+        },
+        default: o.default,
+        explain_levels: o.explain_levels,
+    })
+}
+
+/// Hiera's data files and glob folders, from disk.
+struct DiskFiles;
+
+impl frontend::hiera::Files for DiskFiles {
+    fn read(&mut self, p: &FsPath) -> Result<Option<Input>, Error> {
+        if !p.is_file() {
+            return Ok(None);
+        }
+        read_one(&p.display().to_string()).map(Some)
+    }
+    fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .map(|e| {
+                let is_dir = e.path().is_dir();
+                (e.file_name().to_string_lossy().into_owned(), is_dir)
+            })
+            .collect()
+    }
+}
+
+/// `lookup --hiera --explain-levels`: the report instead of the value (exit 0 when the key
+/// is not found, as `puppet lookup --explain`).
+fn run_explain_levels(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
+    let Command::Lookup {
+        common,
+        key,
+        hiera: Some(h),
+        facts,
+        hiera_opts,
+        ..
+    } = command
+    else {
+        return Ok(());
+    };
+    let settings = settings_of(&common);
+    let job = hiera_job(key, &h, facts, hiera_opts)?;
+    let out = frontend::hiera::render(job, &mut DiskFiles, sources, &settings)?;
+    report_warnings(&out.rendered, sources, common.strict)?;
+    let text = out.report.unwrap_or_default();
+    let mut emit = |w: &mut dyn Write| w.write_all(text.as_bytes());
+    match common.out {
+        Some(path) => write_atomic_with(&path, &mut emit),
+        None => write_stdout_with(&mut emit),
+    }
+}
+
 /// Runs a command line (without the program name) in-process with `--explain` on, returning
 /// the rendered result and its sources. For tests that check every recorded position.
 pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Error> {
@@ -362,6 +464,9 @@ pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Erro
 }
 
 fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
+    if matches!(&command, Command::Lookup { hiera_opts, .. } if hiera_opts.explain_levels) {
+        return run_explain_levels(command, sources);
+    }
     let common = command.common();
     let settings = settings_of(common);
     let format = match common.output {

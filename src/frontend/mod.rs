@@ -4,6 +4,7 @@
 pub mod cloudinit;
 pub mod deckhand;
 pub mod heat;
+pub mod hiera;
 pub mod lookup;
 pub mod merge;
 

@@ -7,6 +7,7 @@ mod cloud_init;
 mod datum;
 mod deckhand;
 mod heat;
+mod hiera;
 mod yaml_suite;
 
 use std::path::PathBuf;

@@ -252,7 +252,7 @@ fn bad_rules_and_usage() {
     case("key not found", &["lookup", "Nope", "--layer", layers[0]]);
     case("empty key", &["lookup", r"\", "--layer", layers[0]]);
     case(
-        "hiera is a later issue",
+        "hiera: a file that is no Hiera 5 configuration",
         &["lookup", "X", "--hiera", "lookup/bad/node.yml"],
     );
     insta::assert_snapshot!(out);

@@ -7,6 +7,7 @@ mod deckhand;
 mod docs;
 mod explain;
 mod heat;
+mod hiera;
 mod lookup;
 mod merge;
 mod positions;

@@ -1,0 +1,241 @@
+//! A hierarchy level's locations, as Puppet's `LocationResolver` makes them: the datadir
+//! (relative to hiera.yaml's folder) joined with each interpolated `path` / `paths` entry,
+//! each `glob` / `globs` match (sorted, directories left out; `*`, `?`, `[...]`, `{a,b}`,
+//! `**`), or one path per value of a `mapped_paths` variable. Interpolation here allows
+//! variables only (`%{facts.x}`, `%{::x}`, `%{x}`), no methods.
+
+use super::config::{Level, Locations};
+use super::interp::{self, Interp};
+use crate::error::{Error, ErrorKind, Result};
+use crate::frontend::Input;
+use crate::value::{Kind, Map, Node, Span};
+use std::path::{Path, PathBuf};
+
+/// What the hierarchy reads: files by path, and folder listings for globs.
+pub trait Files {
+    /// The file at `path`, or `None` when it does not exist.
+    fn read(&mut self, path: &Path) -> Result<Option<Input>>;
+    /// The entries of a folder as (name, is a folder); empty when it is not a folder.
+    fn list(&mut self, dir: &Path) -> Vec<(String, bool)>;
+}
+
+/// One place a level looks.
+#[derive(Clone, Debug)]
+pub struct Location {
+    /// As written (`nodes/%{facts.nodename}.yaml`; for a glob, the interpolated pattern).
+    pub original: String,
+    pub path: PathBuf,
+}
+
+/// Interpolation against the scope only (facts, `facts`, `trusted`, a mapped_paths key).
+pub struct ScopeOnly<'a> {
+    pub scope: &'a Map,
+    pub local: Option<(String, Node)>,
+}
+
+impl Interp for ScopeOnly<'_> {
+    fn variable(&mut self, name: &str) -> Option<Node> {
+        if let Some((k, v)) = &self.local {
+            if k == name {
+                return Some(v.clone());
+            }
+        }
+        self.scope.get(&crate::value::Key::str(name)).cloned()
+    }
+    fn lookup(&mut self, _key: &str, at: Span) -> Result<Option<Node>> {
+        Err(Error::new(
+            ErrorKind::Directive,
+            "Interpolation using method syntax is not allowed in this context",
+        )
+        .at(at))
+    }
+    fn enter(&mut self, _name: &str, _at: Span) -> Result<()> {
+        Ok(())
+    }
+    fn leave(&mut self) {}
+}
+
+fn text(template: &str, span: Span, cx: &mut ScopeOnly<'_>) -> Result<String> {
+    let n = interp::interpolate(Node::str(template, span), false, cx)?;
+    Ok(n.as_str().unwrap_or_default().to_string())
+}
+
+/// Every location of `level`, in order.
+pub fn locations(
+    level: &Level,
+    root: &Path,
+    scope: &Map,
+    files: &mut dyn Files,
+) -> Result<Vec<Location>> {
+    let mut cx = ScopeOnly { scope, local: None };
+    let datadir = root.join(text(&level.datadir, level.span, &mut cx)?);
+    let mut out = Vec::new();
+    match &level.locations {
+        Locations::Paths(paths) => {
+            for p in paths {
+                let rel = text(p, level.span, &mut cx)?;
+                out.push(Location {
+                    original: p.clone(),
+                    path: datadir.join(rel),
+                });
+            }
+        }
+        Locations::Globs(globs) => {
+            for g in globs {
+                let pattern = text(g, level.span, &mut cx)?;
+                let original = datadir.join(&pattern).display().to_string();
+                let mut found = Vec::new();
+                for alt in braces(&pattern) {
+                    let segs: Vec<&str> = alt.split('/').filter(|s| !s.is_empty()).collect();
+                    let base = if alt.starts_with('/') {
+                        PathBuf::from("/")
+                    } else {
+                        datadir.clone()
+                    };
+                    walk(&base, &segs, files, &mut found);
+                }
+                out.extend(found.into_iter().map(|path| Location {
+                    original: original.clone(),
+                    path,
+                }));
+            }
+        }
+        Locations::Mapped([var, key, template]) => {
+            let values = interp::scope_value(&mut cx, var, "mapped_path[0]", level.span)?;
+            let values: Vec<Node> = match values {
+                None => Vec::new(),
+                Some(v) => match v.kind {
+                    Kind::List(items) => items.into_iter().collect(),
+                    Kind::Str(ref s) if s.is_empty() => Vec::new(),
+                    Kind::Map(ref m) if m.is_empty() => Vec::new(),
+                    _ => vec![v],
+                },
+            };
+            for v in values {
+                cx.local = Some((key.clone(), v));
+                let rel = text(template, level.span, &mut cx)?;
+                out.push(Location {
+                    original: template.clone(),
+                    path: datadir.join(rel),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `{a,b}` alternatives, expanded left to right (nested braces included).
+fn braces(p: &str) -> Vec<String> {
+    let b = p.as_bytes();
+    let Some(open) = p.find('{') else {
+        return vec![p.to_string()];
+    };
+    let mut depth = 0;
+    let mut parts = Vec::new();
+    let mut start = open + 1;
+    for i in open..b.len() {
+        match b[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    parts.push(&p[start..i]);
+                    let (head, tail) = (&p[..open], &p[i + 1..]);
+                    return parts
+                        .into_iter()
+                        .flat_map(|alt| braces(&format!("{head}{alt}{tail}")))
+                        .collect();
+                }
+            }
+            b',' if depth == 1 => {
+                parts.push(&p[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    vec![p.to_string()]
+}
+
+fn walk(dir: &Path, segs: &[&str], files: &mut dyn Files, out: &mut Vec<PathBuf>) {
+    let Some((first, rest)) = segs.split_first() else {
+        return;
+    };
+    if *first == "**" {
+        // Zero or more folders.
+        walk(dir, rest, files, out);
+        let mut entries = files.list(dir);
+        entries.sort();
+        for (name, is_dir) in entries {
+            if is_dir && !name.starts_with('.') {
+                walk(&dir.join(name), segs, files, out);
+            }
+        }
+        return;
+    }
+    let mut entries = files.list(dir);
+    entries.sort();
+    for (name, is_dir) in entries {
+        if !matches(first.as_bytes(), name.as_bytes()) {
+            continue;
+        }
+        if name.starts_with('.') && !first.starts_with('.') {
+            continue;
+        }
+        let path = dir.join(&name);
+        if rest.is_empty() {
+            if !is_dir {
+                out.push(path);
+            }
+        } else if is_dir {
+            walk(&path, rest, files, out);
+        }
+    }
+}
+
+/// One path segment against `*`, `?`, `[set]` (`[!set]`, `[^set]`, ranges), `\x`.
+fn matches(p: &[u8], s: &[u8]) -> bool {
+    match p.first() {
+        None => s.is_empty(),
+        Some(b'*') => (0..=s.len()).any(|i| matches(&p[1..], &s[i..])),
+        Some(b'?') => !s.is_empty() && matches(&p[1..], &s[1..]),
+        Some(b'[') => {
+            let Some(c) = s.first() else { return false };
+            let Some(close) = p.iter().skip(2).position(|&x| x == b']').map(|i| i + 2) else {
+                return p[0] == *c && matches(&p[1..], &s[1..]);
+            };
+            let mut set = &p[1..close];
+            let negate = matches!(set.first(), Some(b'!' | b'^'));
+            if negate {
+                set = &set[1..];
+            }
+            let mut hit = false;
+            let mut i = 0;
+            while i < set.len() {
+                if i + 2 < set.len() && set[i + 1] == b'-' {
+                    hit |= (set[i]..=set[i + 2]).contains(c);
+                    i += 3;
+                } else {
+                    hit |= set[i] == *c;
+                    i += 1;
+                }
+            }
+            hit != negate && matches(&p[close + 1..], &s[1..])
+        }
+        Some(b'\\') if p.len() > 1 => s.first() == Some(&p[1]) && matches(&p[2..], &s[1..]),
+        Some(x) => s.first() == Some(x) && matches(&p[1..], &s[1..]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_and_braces() {
+        assert!(matches(b"*.yaml", b"a.yaml"));
+        assert!(!matches(b"*.yaml", b"a.json"));
+        assert!(matches(b"[a-c]?.y*", b"bx.yml"));
+        assert_eq!(braces("a{b,c}d"), vec!["abd", "acd"]);
+    }
+}

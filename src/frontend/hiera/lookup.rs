@@ -1,0 +1,450 @@
+//! One Hiera lookup as Puppet 7 runs it: `lookup_options` gathered first (a `hash` merge over
+//! every level, compiled to exact keys and `^` patterns), the merge behaviour chosen (explicit
+//! `--merge`, else the root key's options entry, else `first`), then the hierarchy searched
+//! level by level and location by location, each level's locations folded with the behaviour
+//! and the levels folded again (`MergeStrategy#lookup`: `convert_value` on the first value,
+//! `merge(memo, value)` after, `merge_single` when there is one place only), the result passed
+//! through the provider stack (`convert_value` once more) and dug into with the key's sub
+//! keys. Data files are read once; found values are interpolated; recursion is an error.
+
+use super::behave::{Behaviour, Name};
+use super::config::{Config, Format};
+use super::interp::{self, Interp, Seg};
+use super::locate::{self, Files, Location};
+use super::options::Options;
+use super::report::{say, value as show, Log};
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontend::{add_text_input, built_from, Settings};
+use crate::load;
+use crate::merge::{Outcome, Step, Trace};
+use crate::value::{Key, Map, Node, Path as VPath, SourceMap, Span};
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+
+/// Deepest chain of lookups inside interpolations (each one recurses).
+const MAX_NESTING: usize = 64;
+
+/// Everything one run of lookups shares.
+pub struct Hiera<'a> {
+    pub config: Config,
+    pub config_name: String,
+    pub root: PathBuf,
+    pub scope: Map,
+    pub files: &'a mut dyn Files,
+    pub sources: &'a mut SourceMap,
+    pub settings: &'a Settings,
+    pub warnings: Vec<Warning>,
+    pub trace: Option<Trace>,
+    pub log: Option<Log>,
+    /// Where each location was searched, for the not-found message: (path, found?).
+    pub searched: Vec<(String, &'static str)>,
+    levels: Option<Vec<Vec<Location>>>,
+    data: FxHashMap<PathBuf, Option<Node>>,
+    pub(super) options: Option<Options>,
+    stack: Vec<String>,
+}
+
+impl<'a> Hiera<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        config: Config,
+        config_name: String,
+        root: PathBuf,
+        scope: Map,
+        files: &'a mut dyn Files,
+        sources: &'a mut SourceMap,
+        settings: &'a Settings,
+        explain_levels: bool,
+    ) -> Hiera<'a> {
+        Hiera {
+            config,
+            config_name,
+            root,
+            scope,
+            files,
+            sources,
+            settings,
+            warnings: Vec::new(),
+            trace: settings.explain.then(Trace::default),
+            log: explain_levels.then(Log::default),
+            searched: Vec::new(),
+            levels: None,
+            data: FxHashMap::default(),
+            options: None,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Every level's locations (interpolated once).
+    pub fn locations(&mut self) -> Result<&Vec<Vec<Location>>> {
+        if self.levels.is_none() {
+            let mut all = Vec::with_capacity(self.config.levels.len());
+            for level in &self.config.levels {
+                all.push(locate::locations(
+                    level,
+                    &self.root,
+                    &self.scope,
+                    self.files,
+                )?);
+            }
+            self.levels = Some(all);
+        }
+        Ok(self.levels.get_or_insert_with(Vec::new))
+    }
+
+    /// The data hash of a file (`None`: the file does not exist).
+    pub fn data(&mut self, path: &Path, format: Format) -> Result<Option<&Node>> {
+        if !self.data.contains_key(path) {
+            let doc = self.load(path, format)?;
+            self.data.insert(path.to_path_buf(), doc);
+        }
+        Ok(self.data.get(path).and_then(Option::as_ref))
+    }
+
+    fn load(&mut self, path: &Path, format: Format) -> Result<Option<Node>> {
+        let Some(input) = self.files.read(path)? else {
+            return Ok(None);
+        };
+        let empty_map = |span| Some(Node::empty_map(span));
+        if format == Format::Yaml && input.bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(empty_map(Span::NONE));
+        }
+        let id = add_text_input(input, self.sources, self.settings)?;
+        let text = self.sources.text(id);
+        let doc = load::load_document(
+            text,
+            id,
+            format == Format::Json,
+            &self.settings.load,
+            &mut self.warnings,
+        )?;
+        built_from(id, self.sources, self.settings);
+        match doc {
+            None => Ok(empty_map(Span::new(id, 0, 0))),
+            Some(d) if d.as_map().is_some() => Ok(Some(d)),
+            Some(d) if format == Format::Yaml && matches!(d.kind, crate::value::Kind::Bool(false)) => {
+                Ok(empty_map(d.span))
+            }
+            Some(d) => Err(Error::new(
+                ErrorKind::Parse,
+                format!(
+                    "{}: file does not contain a valid {} hash: it holds {}",
+                    path.display(),
+                    if format == Format::Json { "json" } else { "yaml" },
+                    d.kind_phrase()
+                ),
+            )
+            .at(d.span)
+            .hint("a data file is a mapping of keys to values; Puppet warns and reads it as empty (an error with strict=error)")),
+        }
+    }
+
+    /// Runs `f` with `name` on the recursion stack.
+    pub fn checked<T>(
+        &mut self,
+        name: &str,
+        at: Span,
+        f: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        self.enter(name, at)?;
+        let r = f(self);
+        self.leave();
+        r
+    }
+
+    /// The hierarchy searched for `root` with `b` (the global data provider).
+    pub fn search(&mut self, root: &str, b: &Behaviour) -> Result<Option<Node>> {
+        say(&mut self.log, || {
+            "Global Data Provider (hiera configuration version 5)".into()
+        });
+        let name = self.config_name.clone();
+        if let Some(l) = self.log.as_mut() {
+            l.push();
+            l.line(format!("Using configuration \"{name}\""));
+        }
+        let n = self.locations()?.len();
+        let r = self.fold(b, n, true, &mut |h, i| h.level_value(i, root, b));
+        if let Some(l) = self.log.as_mut() {
+            l.pop();
+        }
+        r
+    }
+
+    fn level_value(&mut self, i: usize, root: &str, b: &Behaviour) -> Result<Option<Node>> {
+        let name = self.config.levels[i].name.clone();
+        say(&mut self.log, || format!("Hierarchy entry \"{name}\""));
+        if let Some(t) = self.trace.as_mut() {
+            t.layer = u32::try_from(i).unwrap_or(u32::MAX);
+        }
+        let n = self.locations()?[i].len();
+        let depth = self.log.as_ref().map(Log::depth);
+        if let Some(l) = self.log.as_mut() {
+            l.push();
+        }
+        let r = self.fold(b, n, false, &mut |h, j| h.location_value(i, j, root));
+        if let (Some(l), Some(d)) = (self.log.as_mut(), depth) {
+            l.reset(d);
+        }
+        r
+    }
+
+    fn location_value(&mut self, i: usize, j: usize, root: &str) -> Result<Option<Node>> {
+        let loc = self.locations()?[i][j].clone();
+        let format = self.config.levels[i].format;
+        let shown = loc.path.display().to_string();
+        say(&mut self.log, || format!("Path \"{shown}\""));
+        if let Some(l) = self.log.as_mut() {
+            l.push();
+            l.line(format!("Original path: \"{}\"", loc.original));
+        }
+        let found = match self.data(&loc.path, format)? {
+            None => {
+                say(&mut self.log, || "Path not found".into());
+                self.searched.push((shown, "not found"));
+                None
+            }
+            Some(data) => match data.get(root) {
+                None => {
+                    say(&mut self.log, || format!("No such key: \"{root}\""));
+                    self.searched.push((shown, "no such key"));
+                    None
+                }
+                Some(v) => {
+                    let v = v.clone();
+                    self.searched.push((shown, "found"));
+                    let v = interp::interpolate(v, true, self)?;
+                    say(&mut self.log, || {
+                        format!("Found key: \"{root}\" value: {}", show(&v))
+                    });
+                    Some(v)
+                }
+            },
+        };
+        if let Some(l) = self.log.as_mut() {
+            l.pop();
+        }
+        Ok(found)
+    }
+
+    /// `MergeStrategy#lookup` over `n` variants.
+    fn fold(
+        &mut self,
+        b: &Behaviour,
+        n: usize,
+        levels: bool,
+        f: &mut dyn FnMut(&mut Self, usize) -> Result<Option<Node>>,
+    ) -> Result<Option<Node>> {
+        if b.name == Name::First {
+            for i in 0..n {
+                if let Some(v) = f(self, i)? {
+                    self.first_step(b, i, levels, &v);
+                    return Ok(Some(v));
+                }
+            }
+            return Ok(None);
+        }
+        if n == 1 {
+            let v = f(self, 0)?;
+            if let Some(v) = &v {
+                self.first_step(b, 0, levels, v);
+            }
+            return Ok(v.map(|v| b.single(v)));
+        }
+        say(&mut self.log, || {
+            format!("Merge strategy {}", b.name.as_str())
+        });
+        if let Some(l) = self.log.as_mut() {
+            l.push();
+            if !b.options.is_empty() {
+                let mut m = Map::new();
+                for (k, v) in &b.options {
+                    m.insert(Key::str(k), v.clone());
+                }
+                l.line(format!("Options: {}", show(&Node::map(m, Span::NONE))));
+            }
+        }
+        let mut memo: Option<Node> = None;
+        for i in 0..n {
+            let Some(v) = f(self, i)? else { continue };
+            memo = Some(match memo {
+                None => {
+                    self.first_step(b, i, levels, &v);
+                    b.convert(v)
+                }
+                Some(m) => {
+                    let at = v.span;
+                    let level = self.level_name(i, levels);
+                    let rule = self.trace.is_some().then(|| b.rule(&level));
+                    b.merge(m, v, self.trace.as_mut(), rule).map_err(|msg| {
+                        Error::new(ErrorKind::Merge, msg)
+                            .at(at)
+                            .hint("make every level's value a type this merge behaviour accepts, or choose another behaviour")
+                    })?
+                }
+            });
+        }
+        if let Some(l) = self.log.as_mut() {
+            if let Some(m) = &memo {
+                l.line(format!("Merged result: {}", show(m)));
+            }
+            l.pop();
+        }
+        Ok(memo)
+    }
+
+    fn level_name(&self, i: usize, levels: bool) -> String {
+        let t = self.trace.as_ref().map_or(0, |t| t.layer as usize);
+        let idx = if levels { i } else { t };
+        self.config
+            .levels
+            .get(idx)
+            .map_or_else(String::new, |l| l.name.clone())
+    }
+
+    fn first_step(&mut self, b: &Behaviour, i: usize, levels: bool, v: &Node) {
+        let level = self.level_name(i, levels);
+        if let Some(t) = self.trace.as_mut() {
+            t.push(Step {
+                layer: t.layer,
+                path: VPath::root(),
+                outcome: Outcome::Added,
+                rule: Some(b.rule(&level)),
+                value: v.span,
+                overrode: Vec::new(),
+                others: Vec::new(),
+            });
+        }
+    }
+
+    /// A whole lookup of `key` (`LookupAdapter#lookup`): `None` when not found.
+    pub fn lookup(
+        &mut self,
+        key: &str,
+        merge: Option<&Behaviour>,
+        at: Span,
+    ) -> Result<Option<Node>> {
+        if key == "lookup_options" || key.starts_with("lookup_options.") {
+            return Ok(None);
+        }
+        let (root, segs) = interp::split_key(key)
+            .map_err(|p| Error::new(ErrorKind::Usage, format!("{p} in key: '{key}'")).at(at))?;
+        self.gather_options()?;
+        let chosen = match merge {
+            Some(b) => b.clone(),
+            None => match self.options.as_ref().and_then(|o| o.behaviour_for(&root)) {
+                Some(r) => {
+                    say(&mut self.log, || {
+                        "Using merge options from \"lookup_options\" hash".into()
+                    });
+                    r?
+                }
+                None => Behaviour::first(),
+            },
+        };
+        say(&mut self.log, || format!("Searching for \"{key}\""));
+        let depth = self.log.as_ref().map(Log::depth);
+        if let Some(l) = self.log.as_mut() {
+            l.push();
+        }
+        self.searched.clear();
+        let found = self.checked(key, at, |h| h.search(&root, &chosen))?;
+        // The provider stack (global, environment, module): only global has data here.
+        let found = match (chosen.name, found) {
+            (Name::First, f) => f,
+            (_, f) => f.map(|v| chosen.convert(v)),
+        };
+        let result = match found {
+            None => None,
+            Some(v) if segs.is_empty() => Some(v),
+            Some(v) => self.dig(v, &segs, key, at)?,
+        };
+        if let (Some(l), Some(d)) = (self.log.as_mut(), depth) {
+            l.reset(d);
+        }
+        let result = match result {
+            Some(v) => Some(self.convert_to(&root, v)?),
+            None => None,
+        };
+        Ok(result)
+    }
+
+    fn dig(&mut self, v: Node, segs: &[Seg], key: &str, at: Span) -> Result<Option<Node>> {
+        let mut cur = Some(v);
+        let mut path = VPath::root();
+        for (i, seg) in segs.iter().enumerate() {
+            let Some(value) = cur.take() else { break };
+            say(&mut self.log, || format!("Sub key: \"{seg}\""));
+            if let Some(l) = self.log.as_mut() {
+                l.push();
+            }
+            let next = interp::dig(value, std::slice::from_ref(seg), key)
+                .map_err(|m| Error::new(ErrorKind::Merge, m).at(at))?;
+            say(&mut self.log, || match &next {
+                Some(n) => format!("Found key: \"{seg}\" value: {}", show(n)),
+                None => format!("No such key: \"{seg}\""),
+            });
+            let _ = i;
+            match seg {
+                Seg::Key(k) => path.push_key(k),
+                Seg::Index(n) => path.push_index(usize::try_from(*n).unwrap_or(0)),
+            }
+            cur = next;
+        }
+        // Steps are re-rooted at the dug value.
+        if let Some(t) = self.trace.as_mut() {
+            for s in t.steps.iter_mut() {
+                if s.path.starts_with(&path) {
+                    s.path.0.drain(..path.0.len());
+                }
+            }
+        }
+        Ok(cur)
+    }
+
+    fn convert_to(&mut self, root: &str, v: Node) -> Result<Node> {
+        let Some((ty, span)) = self.options.as_ref().and_then(|o| o.convert_to(root)) else {
+            return Ok(v);
+        };
+        super::options::convert(&ty, v, span)
+    }
+}
+
+impl Interp for Hiera<'_> {
+    fn variable(&mut self, name: &str) -> Option<Node> {
+        self.scope.get(&Key::str(name)).cloned()
+    }
+    fn lookup(&mut self, key: &str, at: Span) -> Result<Option<Node>> {
+        let log = self.log.take();
+        let trace = self.trace.take();
+        let searched = std::mem::take(&mut self.searched);
+        let r = Hiera::lookup(self, key, None, at);
+        self.log = log;
+        self.trace = trace;
+        self.searched = searched;
+        r
+    }
+    fn enter(&mut self, name: &str, at: Span) -> Result<()> {
+        if self.stack.iter().any(|n| n == name) {
+            let chain = self.stack.join(", ");
+            return Err(Error::new(
+                ErrorKind::Directive,
+                format!("Recursive lookup detected in [{chain}]"),
+            )
+            .at(at)
+            .hint(format!("'{name}' is interpolated while it is being looked up: break the cycle of %{{lookup()}} / %{{alias()}} references")));
+        }
+        if self.stack.len() >= MAX_NESTING {
+            return Err(Error::new(
+                ErrorKind::Limit,
+                format!("lookups nested more than {MAX_NESTING} deep while interpolating '{name}'"),
+            )
+            .at(at)
+            .hint("shorten the chain of %{lookup()} / %{alias()} references"));
+        }
+        self.stack.push(name.to_string());
+        Ok(())
+    }
+    fn leave(&mut self) {
+        self.stack.pop();
+    }
+}

@@ -1,0 +1,279 @@
+//! Ruby's view of data values, as Puppet's Hiera sees them: truthiness (`nil` and `false`),
+//! `eql?` (for `Array#|` and `uniq`: `1`, `1.0` and `true` are distinct, hashes compare
+//! unordered), `<=>` for `sort!` (mixed types fail as Ruby does), the Puppet type names used in
+//! type-assertion messages, and the string a value becomes when interpolated (`to_s`).
+
+use crate::value::{Kind, Node, Span};
+use rustc_hash::FxHasher;
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+
+/// Ruby truthiness: everything but `nil` and `false`.
+pub fn truthy(n: &Node) -> bool {
+    !matches!(n.kind, Kind::Null | Kind::Bool(false))
+}
+
+/// A string value's text (timestamps are kept as their text, as strings).
+pub fn text(n: &Node) -> Option<&str> {
+    match &n.kind {
+        Kind::Str(s) => Some(s),
+        Kind::Timestamp(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// Ruby's `eql?`: typed scalars, arrays in order, hashes regardless of order.
+pub fn eql(a: &Node, b: &Node) -> bool {
+    match (&a.kind, &b.kind) {
+        (Kind::Map(x), Kind::Map(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| eql(v, w)))
+        }
+        (Kind::List(x), Kind::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| eql(p, q))
+        }
+        _ => match (text(a), text(b)) {
+            (Some(p), Some(q)) => p == q,
+            (None, None) => a == b,
+            _ => false,
+        },
+    }
+}
+
+/// A hash consistent with [`eql`] (order-blind for hashes).
+pub fn hash_of(n: &Node) -> u64 {
+    let mut h = FxHasher::default();
+    feed(n, &mut h);
+    h.finish()
+}
+
+fn feed(n: &Node, h: &mut FxHasher) {
+    match &n.kind {
+        Kind::Null => 0u8.hash(h),
+        Kind::Bool(b) => (1u8, *b).hash(h),
+        Kind::Int(i) => (2u8, *i).hash(h),
+        Kind::BigInt(s) => (3u8, &**s).hash(h),
+        Kind::Float(f) => (4u8, f.to_bits()).hash(h),
+        Kind::Str(_) | Kind::Timestamp(_) => (5u8, text(n).unwrap_or_default()).hash(h),
+        Kind::List(items) | Kind::Tuple(items) => {
+            (6u8, items.len()).hash(h);
+            for i in items {
+                feed(i, h);
+            }
+        }
+        Kind::Map(m) | Kind::Set(m) => {
+            // Entries combined with a commutative sum: key order does not matter.
+            let mut sum = 0u64;
+            for (k, v) in m.iter() {
+                let mut e = FxHasher::default();
+                feed(&k.0, &mut e);
+                feed(v, &mut e);
+                sum = sum.wrapping_add(e.finish());
+            }
+            (7u8, m.len(), sum).hash(h);
+        }
+        Kind::Bytes(b) => (8u8, &b[..]).hash(h),
+    }
+}
+
+/// `Array#|` / `uniq` over items already in order: first occurrence kept. Linear.
+pub fn union(items: impl IntoIterator<Item = Node>) -> Vec<Node> {
+    let mut seen: rustc_hash::FxHashMap<u64, Vec<usize>> = Default::default();
+    let mut out: Vec<Node> = Vec::new();
+    for item in items {
+        let bucket = seen.entry(hash_of(&item)).or_default();
+        if bucket.iter().any(|&i| eql(&out[i], &item)) {
+            continue;
+        }
+        bucket.push(out.len());
+        out.push(item);
+    }
+    out
+}
+
+/// Ruby's `<=>`; `None` where Ruby returns nil (the sort then fails).
+pub fn compare(a: &Node, b: &Node) -> Option<Ordering> {
+    use Kind::*;
+    match (&a.kind, &b.kind) {
+        (Int(x), Int(y)) => Some(x.cmp(y)),
+        (Int(x), Float(y)) => (*x as f64).partial_cmp(y),
+        (Float(x), Int(y)) => x.partial_cmp(&(*y as f64)),
+        (Float(x), Float(y)) => x.partial_cmp(y),
+        (List(x), List(y)) => {
+            for (p, q) in x.iter().zip(y.iter()) {
+                match compare(p, q)? {
+                    Ordering::Equal => {}
+                    o => return Some(o),
+                }
+            }
+            Some(x.len().cmp(&y.len()))
+        }
+        _ => match (text(a), text(b)) {
+            (Some(p), Some(q)) => Some(p.as_bytes().cmp(q.as_bytes())),
+            // Object#<=>: 0 when equal, else nil.
+            _ => (a == b || eql(a, b)).then_some(Ordering::Equal),
+        },
+    }
+}
+
+/// `sort!`: sorts, or says which two classes Ruby could not compare.
+pub fn sort(items: &mut [Node]) -> Result<(), String> {
+    let mut failed: Option<(String, String)> = None;
+    items.sort_by(|a, b| match compare(a, b) {
+        Some(o) => o,
+        None => {
+            if failed.is_none() {
+                failed = Some((class_name(a).into(), class_name(b).into()));
+            }
+            Ordering::Equal
+        }
+    });
+    match failed {
+        None => Ok(()),
+        Some((a, b)) => Err(format!("comparison of {a} with {b} failed")),
+    }
+}
+
+/// The Ruby class of a value (for Ruby's own messages).
+pub fn class_name(n: &Node) -> &'static str {
+    match &n.kind {
+        Kind::Null => "NilClass",
+        Kind::Bool(true) => "TrueClass",
+        Kind::Bool(false) => "FalseClass",
+        Kind::Int(_) | Kind::BigInt(_) => "Integer",
+        Kind::Float(_) => "Float",
+        Kind::Str(_) | Kind::Timestamp(_) | Kind::Bytes(_) => "String",
+        Kind::List(_) | Kind::Tuple(_) => "Array",
+        Kind::Map(_) | Kind::Set(_) => "Hash",
+    }
+}
+
+/// The Puppet type Puppet's type assertions name for a value (`got Struct`, `got Tuple`).
+pub fn puppet_type(n: &Node) -> &'static str {
+    match &n.kind {
+        Kind::Null => "Undef",
+        Kind::Bool(_) => "Boolean",
+        Kind::Int(_) | Kind::BigInt(_) => "Integer",
+        Kind::Float(_) => "Float",
+        Kind::Str(_) | Kind::Timestamp(_) | Kind::Bytes(_) => "String",
+        Kind::List(_) | Kind::Tuple(_) => "Tuple",
+        Kind::Map(m) | Kind::Set(m) if m.is_empty() => "Hash",
+        Kind::Map(_) | Kind::Set(_) => "Struct",
+    }
+}
+
+/// What `"#{value}"` gives in Ruby: strings as they are, `nil` as "", containers inspected.
+pub fn to_s(n: &Node) -> String {
+    match &n.kind {
+        Kind::Null => String::new(),
+        Kind::Str(_) | Kind::Timestamp(_) => text(n).unwrap_or_default().to_string(),
+        _ => inspect(n),
+    }
+}
+
+/// Ruby's `inspect` (`{"a"=>1, "b"=>[true, nil]}`).
+pub fn inspect(n: &Node) -> String {
+    match &n.kind {
+        Kind::Null => "nil".into(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Int(i) => i.to_string(),
+        Kind::BigInt(s) => s.to_string(),
+        Kind::Float(f) => float_s(*f),
+        Kind::Str(_) | Kind::Timestamp(_) => quote(text(n).unwrap_or_default()),
+        Kind::Bytes(b) => quote(&String::from_utf8_lossy(b)),
+        Kind::List(items) | Kind::Tuple(items) => {
+            let parts: Vec<String> = items.iter().map(inspect).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Kind::Map(m) | Kind::Set(m) => {
+            let parts: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{}=>{}", inspect(&k.0), inspect(v)))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+    }
+}
+
+/// Ruby's `Float#to_s` for ordinary magnitudes (`2.0`, `1.5`, `1.0e+20`).
+pub fn float_s(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    let a = f.abs();
+    if a != 0.0 && !(1e-4..1e16).contains(&a) {
+        let s = format!("{f:e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let m = if m.contains('.') {
+            m.to_string()
+        } else {
+            format!("{m}.0")
+        };
+        let (sign, digits) = match e.strip_prefix('-') {
+            Some(d) => ('-', d),
+            None => ('+', e),
+        };
+        return format!("{m}e{sign}{digits:0>2}");
+    }
+    let s = format!("{f}");
+    if s.contains('.') {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+/// A Ruby double-quoted string literal.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '#' => out.push('#'),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A string node at `span`.
+pub fn string(s: impl Into<String>, span: Span) -> Node {
+    Node::str(s.into(), span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(kind: Kind) -> Node {
+        Node::new(kind, Span::NONE)
+    }
+
+    #[test]
+    fn union_is_typed_and_keeps_first() {
+        let items = vec![
+            n(Kind::Int(1)),
+            n(Kind::Float(1.0)),
+            n(Kind::Bool(true)),
+            n(Kind::Int(1)),
+        ];
+        assert_eq!(union(items).len(), 3);
+    }
+
+    #[test]
+    fn mixed_sort_fails_like_ruby() {
+        let mut items = vec![string("a", Span::NONE), n(Kind::Int(1))];
+        assert!(sort(&mut items).is_err());
+        assert_eq!(float_s(2.0), "2.0");
+        assert_eq!(float_s(1e20), "1.0e+20");
+    }
+}
