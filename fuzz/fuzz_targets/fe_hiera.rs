@@ -1,0 +1,96 @@
+//! `strata lookup --hiera` over whole inputs. `@hiera.yaml` is the configuration (absent: a
+//! three-level default naming data/node.yaml, data/role.yaml and data/common.yaml),
+//! `@facts.yaml` the facts, `@key` gives KEY (absent: the whole document), `@merge` the
+//! explicit merge (first line the strategy, further lines `ko=P`, `sort`, `mha`),
+//! `@levels` asks for the `--explain-levels` report and `@flags` the common options. Every
+//! other named segment is a data file read by its path (`data/common.yaml`); folders for
+//! globs are listed from those names.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use strata::error::Result;
+use strata::frontend::hiera::{self, Files, HieraJob, MergeArgs};
+use strata::frontend::Input;
+use strata::value::SourceMap;
+use strata_fuzz::{finish, segments, settings, Flags};
+
+struct Mem(BTreeMap<String, Input>);
+
+impl Files for Mem {
+    fn read(&mut self, path: &Path) -> Result<Option<Input>> {
+        Ok(self.0.get(&path.display().to_string()).cloned())
+    }
+    fn list(&mut self, dir: &Path) -> Vec<(String, bool)> {
+        let prefix = format!("{}/", dir.display());
+        let mut out: Vec<(String, bool)> = Vec::new();
+        for name in self.0.keys() {
+            if let Some(rest) = name.strip_prefix(&prefix) {
+                let (first, is_dir) = match rest.split_once('/') {
+                    Some((d, _)) => (d.to_string(), true),
+                    None => (rest.to_string(), false),
+                };
+                if !out.iter().any(|(n, _)| *n == first) {
+                    out.push((first, is_dir));
+                }
+            }
+        }
+        out
+    }
+}
+
+const DEFAULT: &[u8] = b"version: 5\nhierarchy:\n  - {name: Node, path: node.yaml}\n  - {name: Role, path: role.yaml}\n  - {name: Common, path: common.yaml}\n";
+
+fuzz_target!(|data: &[u8]| {
+    let mut flags = Flags::default();
+    let mut key = None;
+    let mut config = Input::new("hiera.yaml", DEFAULT.to_vec());
+    let mut facts = None;
+    let mut merge = MergeArgs::default();
+    let mut levels = false;
+    let mut files = BTreeMap::new();
+    for seg in segments(data) {
+        match seg.name.as_str() {
+            "flags" => flags = Flags::parse(seg.bytes),
+            "key" => key = Some(seg.text().trim_end_matches('\n').to_string()),
+            "hiera.yaml" => config = seg.input(),
+            "facts.yaml" => facts = Some(seg.input()),
+            "levels" => levels = true,
+            "merge" => {
+                let text = seg.text();
+                let mut lines = text.lines();
+                merge.strategy = lines.next().map(|s| s.trim().to_string());
+                for l in lines {
+                    match l.trim() {
+                        "sort" => merge.sort_merged_arrays = true,
+                        "mha" => merge.merge_hash_arrays = true,
+                        l => merge.knockout_prefix = l.strip_prefix("ko=").map(str::to_string),
+                    }
+                }
+            }
+            name => {
+                files.insert(name.to_string(), seg.input());
+            }
+        }
+    }
+    let job = HieraJob {
+        key,
+        config,
+        root: PathBuf::new(),
+        facts,
+        merge,
+        default: None,
+        explain_levels: levels,
+    };
+    let settings = settings(flags);
+    let mut sources = SourceMap::new();
+    let result = hiera::render(job, &mut Mem(files), &mut sources, &settings);
+    let result = result.map(|out| {
+        if let Some(report) = &out.report {
+            assert!(report.ends_with('\n'));
+        }
+        out.rendered
+    });
+    finish(result, &sources, flags);
+});
