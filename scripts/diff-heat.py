@@ -12,6 +12,10 @@ parameter_defaults / parameters, parameter_merge_strategies (default and per par
 including unknown names) and resource_registry entries. Heat's merge_environments() runs on a
 full request base (all five sections); strata runs `strata heat --template T -e ... --output
 json`. Results must be equal as typed JSON; where Heat raises, strata must exit 1.
+
+With `--same-as OLD_STRATA`, every case is also run by an earlier strata binary, plain (YAML)
+and with `--explain` in YAML and JSON, and the two binaries must print the same bytes (stdout,
+stderr, exit code): the check that a refactoring changed nothing a user can see.
 """
 import argparse, json, logging, os, random, subprocess, sys, tempfile
 
@@ -91,6 +95,7 @@ def main():
     ap.add_argument("--cases", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--strata", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "strata"))
+    ap.add_argument("--same-as", help="an earlier strata binary whose output must be byte-identical")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     failures = 0
@@ -108,6 +113,14 @@ def main():
                     yaml.safe_dump(e, f)
                 cmd += ["-e", path]
             run = subprocess.run(cmd, capture_output=True, text=True)
+            if args.same_as:
+                for extra in ([], ["--explain"], ["--explain", "--output", "json"]):
+                    new = subprocess.run(cmd[:1] + ["heat"] + extra + cmd[4:], capture_output=True)
+                    old = subprocess.run([args.same_as, "heat"] + extra + cmd[4:], capture_output=True)
+                    if (new.returncode, new.stdout, new.stderr) != (old.returncode, old.stdout, old.stderr):
+                        failures += 1
+                        if failures <= 5:
+                            print(f"case {n}: output differs from {args.same_as} with {extra}\n--- old\n{old.stdout.decode()}{old.stderr.decode()}\n--- new\n{new.stdout.decode()}{new.stderr.decode()}")
             if run.returncode == 0:
                 got = json.loads(run.stdout)
             else:

@@ -25,5 +25,6 @@ pub mod frontend;
 pub mod load;
 pub mod merge;
 pub mod render;
+pub mod rendered;
 pub mod strategy;
 pub mod value;

@@ -3,9 +3,10 @@
 //! Exit codes: 0 rendered, 1 the input is wrong, 2 the command line is wrong; broken pipe → 0.
 
 use crate::error::{Error, ErrorKind};
-use crate::frontend::{self, Input, Rendered, Settings};
+use crate::frontend::{self, Input, Settings};
 use crate::load::YamlVersion;
 use crate::render::{self, Format};
+use crate::rendered::Rendered;
 use crate::value::{Path, SourceMap};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;

@@ -1,5 +1,6 @@
 //! Front-ends: each turns its format's inputs and directives into layers + a `RuleSet` and
-//! runs the one merge engine. Shared here: the input and result types every front-end uses.
+//! runs the one merge engine. Shared here: the input type and the checks every front-end uses;
+//! the result type is `crate::rendered`, which the renderers read without importing this layer.
 
 pub mod cloudinit;
 pub mod deckhand;
@@ -8,10 +9,11 @@ pub mod hiera;
 pub mod lookup;
 pub mod merge;
 
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result};
 use crate::load::{self, LoadOptions};
-use crate::merge::Trace;
-use crate::value::{Node, Reload, SourceId, SourceMap, Span};
+use crate::value::{Reload, SourceId, SourceMap, Span};
+
+pub use crate::rendered::{Rendered, Stream, StreamDoc};
 
 /// One input as read by the CLI: a display name, its bytes and, for a file, how to read its
 /// text again after the text is released.
@@ -39,46 +41,6 @@ pub struct Settings {
     pub load: LoadOptions,
     /// Record a provenance trace.
     pub explain: bool,
-}
-
-/// What a front-end produced.
-#[derive(Debug)]
-pub struct Rendered {
-    /// The result; for a stream (`stream` is set), a list with one item per document.
-    pub doc: Node,
-    /// First line of YAML output (e.g. `#cloud-config`).
-    pub header: Option<&'static str>,
-    pub warnings: Vec<Warning>,
-    pub trace: Option<Trace>,
-    /// Set when the result is a stream of documents (Deckhand): YAML writes each item of
-    /// `doc` as a document of its own, JSON the list as an array, `--explain` explains each
-    /// document and `--explain=/N/...` addresses document N.
-    pub stream: Option<Stream>,
-}
-
-/// What the explanation says about the documents of a stream, one entry per item of `doc`.
-#[derive(Debug, Default)]
-pub struct Stream {
-    pub docs: Vec<StreamDoc>,
-    /// Trace layer and name of every document that was rendered (also those not in the
-    /// result, such as abstract ones), to name the document of a step.
-    pub names: Vec<(u32, String)>,
-}
-
-/// One document of a stream as a whole.
-#[derive(Clone, Debug)]
-pub struct StreamDoc {
-    /// The trace layer (`Step::layer`) of the steps that rendered this document; their paths
-    /// are relative to the document (`/data/a`).
-    pub layer: u32,
-    /// Trace layers of the documents it inherited from, nearest first: their steps are part
-    /// of a value's history.
-    pub chain: Vec<u32>,
-    /// How the system names the document (Deckhand: `[schema, layer] name`).
-    pub title: String,
-    pub at: Span,
-    /// The documents it inherited from, nearest first: title and position.
-    pub parents: Vec<(String, Span)>,
 }
 
 /// Checks an input's size and text encoding and adds it to the source map.

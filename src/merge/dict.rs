@@ -1,9 +1,12 @@
-//! Dict merger: cloud-init's `m_dict` (`replace`, `no_replace`, `allow_delete`,
-//! `recurse_list`/`recurse_array`, `recurse_str`; mappings always recurse under no_replace)
-//! and the plain deep merge (`Deep`: recurse when both are maps, else the new value wins).
+//! Map merger: cloud-init's `m_dict` (`replace`, `no_replace`, `allow_delete`,
+//! `recurse_list`/`recurse_array`, `recurse_str`; mappings always recurse under no_replace),
+//! the plain deep merge (`Deep`: recurse when both are maps, else the new value wins), and
+//! Python's `merge_map` (`ByNewType` or one-level `Replace`, with `skip_null`,
+//! `replace_falsy_old` and `strict_types`: Heat's).
 
-use super::{Engine, MergeError, Merger, Outcome};
+use super::{Engine, MergeError, Merger, Outcome, PyError};
 use crate::strategy::{DictMethod, DictOpts, Merger as Spec};
+use crate::value::py::py_truthy;
 use crate::value::{Kind, Node};
 
 pub struct DictMerger<'a> {
@@ -17,6 +20,8 @@ enum Action {
     Replace,
     Recurse,
     Keep,
+    /// A null skipped: the old value stays.
+    Skip,
 }
 
 impl DictMerger<'_> {
@@ -24,7 +29,14 @@ impl DictMerger<'_> {
         if new.is_null() && self.opts.allow_delete {
             return Action::Delete;
         }
+        if new.is_null() && self.opts.skip_null {
+            return Action::Skip;
+        }
         match self.opts.method {
+            DictMethod::ByNewType => match new.kind {
+                Kind::Map(_) | Kind::List(_) | Kind::Str(_) => Action::Recurse,
+                _ => Action::Replace,
+            },
             DictMethod::Replace => Action::Replace,
             DictMethod::NoReplace => {
                 let recurse = match new.kind {
@@ -48,11 +60,54 @@ impl DictMerger<'_> {
             }
         }
     }
+
+    /// Under `replace_falsy_old`: the old value is replaced whole.
+    fn replaces_whole(&self, old: &Node) -> bool {
+        self.opts.replace_falsy_old && !py_truthy(old)
+    }
+
+    /// Under `strict_types`, the error Python raises when a side is not a map.
+    fn type_error(&self, eng: &Engine<'_>, old: &Node, new: &Node) -> Option<MergeError> {
+        if !self.opts.strict_types {
+            return None;
+        }
+        let Some(nm) = new.as_map() else {
+            let error = PyError::NoAttribute {
+                on_old: false,
+                attr: "items",
+            };
+            return Some(eng.py_error(error, old, new));
+        };
+        if old.as_map().is_some() {
+            return None;
+        }
+        // Python fails on the first entry it would store (an empty update changes nothing).
+        let v = nm.values().find(|v| !v.is_null() || !self.opts.skip_null)?;
+        let deep = self.opts.method == DictMethod::ByNewType;
+        let error = if deep && matches!(v.kind, Kind::Map(_) | Kind::List(_) | Kind::Str(_)) {
+            PyError::NoAttribute {
+                on_old: true,
+                attr: "get",
+            }
+        } else {
+            PyError::NoItemAssignment
+        };
+        Some(eng.py_error(error, old, new))
+    }
 }
 
 impl Merger for DictMerger<'_> {
     fn check(&self, eng: &mut Engine<'_>, old: &Node, new: &Node) -> Result<(), MergeError> {
-        let (Some(om), Some(nm)) = (old.as_map(), new.as_map()) else {
+        if self.replaces_whole(old) {
+            return Ok(());
+        }
+        if let Some(e) = self.type_error(eng, old, new) {
+            return Err(e);
+        }
+        let Some(nm) = new.as_map() else {
+            return Ok(());
+        };
+        let Some(om) = old.as_map() else {
             return Ok(());
         };
         for (k, nv) in nm.iter() {
@@ -69,6 +124,14 @@ impl Merger for DictMerger<'_> {
     }
 
     fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
+        if self.replaces_whole(&old) {
+            eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&old], &[]);
+            return new;
+        }
+        if self.opts.strict_types && old.as_map().is_none() {
+            // Only a mapping of nulls gets here (`type_error`): Python changes nothing.
+            return old;
+        }
         if self.opts.method == DictMethod::Deep && new.as_map().is_none() {
             eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&old], &[]);
             return new;
@@ -78,6 +141,7 @@ impl Merger for DictMerger<'_> {
             eng.record(Outcome::Kept, Some(self.spec), old.span, &[], &[&new]);
             return old;
         }
+        eng.record_container(Outcome::Merged, self.spec, &old);
         let span = old.span;
         let (Kind::Map(mut om), Kind::Map(nm)) = (old.kind, new.kind) else {
             return Node::empty_map(span);
@@ -96,6 +160,7 @@ impl Merger for DictMerger<'_> {
         for (k, nv) in nm.into_iter() {
             eng.push_key(&k);
             match om.get_index_of(&k) {
+                None if nv.is_null() && self.opts.skip_null => {}
                 None => {
                     eng.record(Outcome::Added, Some(self.spec), nv.span, &[], &[]);
                     om.insert(k, nv);
@@ -129,7 +194,7 @@ impl Merger for DictMerger<'_> {
                             }
                             *ov = nv;
                         }
-                        Action::Keep => {
+                        Action::Keep | Action::Skip => {
                             if tracing {
                                 eng.record(Outcome::Kept, Some(self.spec), ov.span, &[], &[&nv]);
                             }

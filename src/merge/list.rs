@@ -3,10 +3,12 @@
 //! `no_replace`, the `recurse_*` options — plus `Whole` (the new value replaces the list).
 //! A tuple (an `!!omap` pair) counts as a list wherever cloud-init tests for
 //! `(list, tuple)`, and an old tuple is merged as a list and made a tuple again
-//! (`_on_tuple`).
+//! (`_on_tuple`). `Extend` is Python's `merge_list`: `extend` for lists, a comma join for
+//! strings, a falsy old value replaced (Heat's).
 
-use super::{Engine, MergeError, Merger, Outcome};
+use super::{Engine, MergeError, Merger, Outcome, PyError};
 use crate::strategy::{ListMethod, ListOpts, Merger as Spec};
+use crate::value::py::py_truthy;
 use crate::value::{Key, Kind, Node, Span};
 
 pub struct ListMerger<'a> {
@@ -67,8 +69,74 @@ fn iterate(new: Node) -> Vec<Node> {
     }
 }
 
+/// `Extend`'s check: the error Python raises, if any.
+fn extend_check(eng: &Engine<'_>, old: &Node, new: &Node) -> Result<(), MergeError> {
+    if !py_truthy(old) {
+        return Ok(());
+    }
+    let error = match (&old.kind, &new.kind) {
+        (Kind::List(_), Kind::List(_)) | (Kind::Str(_), Kind::Str(_)) => return Ok(()),
+        (_, Kind::List(_)) => PyError::NoAttribute {
+            on_old: true,
+            attr: "extend",
+        },
+        (Kind::Str(_), _) => PyError::NotStr { item: 1 },
+        _ => PyError::NotStr { item: 0 },
+    };
+    Err(eng.py_error(error, old, new))
+}
+
+impl ListMerger<'_> {
+    /// `Extend` (only called after `extend_check` passed).
+    fn extend(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
+        if !py_truthy(&old) {
+            eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&old], &[]);
+            return new;
+        }
+        match (old.kind, new.kind) {
+            (Kind::List(items), Kind::List(added)) => {
+                let old = Node::list(items, old.span);
+                eng.record_container(Outcome::Appended, self.spec, &old);
+                let start = old.as_list().map_or(0, <[Node]>::len);
+                if eng.tracing() {
+                    for (j, item) in added.iter().enumerate() {
+                        eng.push_index(start + j);
+                        eng.record(Outcome::Appended, Some(self.spec), item.span, &[], &[]);
+                        eng.pop();
+                    }
+                }
+                let span = old.span;
+                let Kind::List(mut items) = old.kind else {
+                    return Node::list(added, span);
+                };
+                items.extend(added);
+                Node::list(items, span)
+            }
+            (Kind::Str(a), Kind::Str(b)) => {
+                let joined = format!("{a},{b}");
+                let (old, new) = (
+                    Node::new(Kind::Str(a), old.span),
+                    Node::new(Kind::Str(b), new.span),
+                );
+                eng.record(
+                    Outcome::Concatenated,
+                    Some(self.spec),
+                    old.span,
+                    &[],
+                    &[&old, &new],
+                );
+                Node::str(joined, old.span)
+            }
+            (a, _) => Node::new(a, old.span),
+        }
+    }
+}
+
 impl Merger for ListMerger<'_> {
     fn check(&self, eng: &mut Engine<'_>, old: &Node, new: &Node) -> Result<(), MergeError> {
+        if self.opts.method == ListMethod::Extend {
+            return extend_check(eng, old, new);
+        }
         let Some(old_items) = items_of(old) else {
             return Ok(());
         };
@@ -110,11 +178,16 @@ impl Merger for ListMerger<'_> {
                     None => Ok(()),
                 }
             }
-            (ListMethod::NoReplace, _) | (ListMethod::Replace, _) => Ok(()),
+            (ListMethod::NoReplace, _) | (ListMethod::Replace, _) | (ListMethod::Extend, _) => {
+                Ok(())
+            }
         }
     }
 
     fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
+        if self.opts.method == ListMethod::Extend {
+            return self.extend(eng, old, new);
+        }
         let span = old.span;
         let old_items = match old.kind {
             Kind::List(items) => items,
@@ -128,7 +201,7 @@ impl Merger for ListMerger<'_> {
         };
         let mut items = old_items;
         match self.opts.method {
-            ListMethod::Whole => {
+            ListMethod::Whole | ListMethod::Extend => {
                 eng.record(
                     Outcome::Replaced,
                     Some(self.spec),

@@ -1,27 +1,24 @@
 //! The merge engine: `Engine` picks the strategy stack for the current path, dispatches on the
-//! OLD value's type to the first merger that handles it (as cloud-init's `LookupMerger` does),
-//! and records `trace` steps only when a trace is attached. `Merger` is the one trait: each
-//! merger can `check` (would the merge fail? — nothing changes) and `merge` (cannot fail).
+//! OLD value's type (as cloud-init's `LookupMerger` does) or, where the stack says so, the NEW
+//! value's type, to the first merger that handles it, and records `trace` steps only when a
+//! trace is attached. `Merger` is the one trait: each merger can `check` (would the merge
+//! fail? — nothing changes) and `merge` (cannot fail). Mergers are named by behaviour
+//! (`strategy::MergerSpec`); no file here knows which system asked for one.
 
 pub mod datum;
 mod datum_array;
 mod datum_hash;
 mod dict;
+mod fault;
 mod list;
+mod plus;
 mod string;
 pub mod trace;
 
-use crate::strategy::{Merger as Spec, MergerSpec, RuleSet, Stack};
+use crate::strategy::{Merger as Spec, MergerSpec, RuleSet, Stack, StrMethod};
 use crate::value::{Key, Kind, Node, Path, Span};
+pub use fault::{MergeError, Notice, NoticeKind, PyError, PyFault};
 pub use trace::{Outcome, Prior, RuleRef, Step, Trace};
-
-/// A merge the real system would abort (cloud-init: TypeError / KeyError inside a merger).
-#[derive(Clone, Debug, PartialEq)]
-pub struct MergeError {
-    pub message: String,
-    pub span: Span,
-    pub path: Path,
-}
 
 /// One merger kind's behaviour.
 pub trait Merger {
@@ -39,6 +36,10 @@ pub struct Engine<'a> {
     track_path: bool,
     /// Datum rules and state, for `MergerSpec::Datum` (see `with_datum`).
     datum: Option<&'a datum::DatumCtx<'a>>,
+    /// Record a step for each container merged into (see `recording_containers`).
+    record_containers: bool,
+    /// Merges that succeeded but were probably not meant; the front-end words them.
+    pub notices: Vec<Notice>,
 }
 
 impl<'a> Engine<'a> {
@@ -50,7 +51,23 @@ impl<'a> Engine<'a> {
             path: Path::root(),
             track_path,
             datum: None,
+            record_containers: false,
+            notices: Vec::new(),
         }
+    }
+
+    /// Tracks the path even without a trace (a front-end whose errors and notices name it).
+    pub fn tracking_path(mut self) -> Engine<'a> {
+        self.track_path = true;
+        self
+    }
+
+    /// Records a step for each container merged into — `Merged` for a map, `Appended` for a
+    /// list extended — after giving each of its children without a step of its own a copy of
+    /// the container's last step, so the children keep their provenance (Heat's trace).
+    pub fn recording_containers(mut self) -> Engine<'a> {
+        self.record_containers = true;
+        self
     }
 
     /// An engine that can run `MergerSpec::Datum` mergers (always tracks the path: Datum picks
@@ -94,6 +111,44 @@ impl<'a> Engine<'a> {
         Ok(merged)
     }
 
+    /// Merges `new` into `old` (`None`: the key was missing) with `spec` at the top whatever
+    /// the types, as the value at `at`; checks first, so a failing merge changes nothing.
+    pub fn merge_with(
+        &mut self,
+        at: &Path,
+        spec: &Spec,
+        old: Option<Node>,
+        new: Node,
+    ) -> Result<Node, MergeError> {
+        if self.track_path {
+            self.path = at.clone();
+        }
+        let result = match old {
+            Some(old) => self
+                .check_spec(spec, &old, &new)
+                .map(|()| self.merge_spec(spec, old, new)),
+            None => match spec.spec {
+                MergerSpec::Plus => {
+                    // Python's `old.get(key, 0) + new`.
+                    let zero = Node::new(Kind::Int(0), Span::NONE);
+                    self.check_spec(spec, &zero, &new)
+                        .map(|()| self.merge_spec(spec, zero, new))
+                }
+                MergerSpec::Str(o) if o.method == StrMethod::Join && new.as_str().is_none() => {
+                    // `''.join([old.get(key, ''), new])`.
+                    let empty = Node::str("", Span::NONE);
+                    Err(self.py_error(PyError::NotStr { item: 1 }, &empty, &new))
+                }
+                _ => {
+                    self.record(Outcome::Added, Some(spec), new.span, &[], &[]);
+                    Ok(new)
+                }
+            },
+        };
+        self.path = Path::root();
+        result
+    }
+
     fn stack(&self) -> &'a Stack {
         if self.rules.path_dependent() {
             self.rules.stack_for(&self.path)
@@ -102,28 +157,51 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn spec_for(&self, old: &Node) -> Option<&'a Spec> {
-        self.stack().for_type(old.type_name())
+    fn spec_for(&self, old: &Node, new: &Node) -> Option<&'a Spec> {
+        let stack = self.stack();
+        let by = if stack.by_new_type { new } else { old };
+        stack.for_type(by.type_name())
     }
 
     pub fn check(&mut self, old: &Node, new: &Node) -> Result<(), MergeError> {
-        match self.spec_for(old) {
+        match self.spec_for(old, new) {
             None => Ok(()),
-            Some(spec) => match spec.spec {
-                MergerSpec::Dict(o) => dict::DictMerger { opts: o, spec }.check(self, old, new),
-                MergerSpec::List(o) => list::ListMerger { opts: o, spec }.check(self, old, new),
-                MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.check(self, old, new),
-                MergerSpec::Datum(id) => match self.datum {
-                    Some(ctx) => datum::DatumMerger::new(ctx, id).check(self, old, new),
-                    None => Ok(()),
-                },
+            Some(spec) => self.check_spec(spec, old, new),
+        }
+    }
+
+    fn check_spec(&mut self, spec: &Spec, old: &Node, new: &Node) -> Result<(), MergeError> {
+        match spec.spec {
+            MergerSpec::Dict(o) => dict::DictMerger { opts: o, spec }.check(self, old, new),
+            MergerSpec::List(o) => list::ListMerger { opts: o, spec }.check(self, old, new),
+            MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.check(self, old, new),
+            MergerSpec::Plus => plus::PlusMerger { spec }.check(self, old, new),
+            MergerSpec::Datum(id) => match self.datum {
+                Some(ctx) => datum::DatumMerger::new(ctx, id).check(self, old, new),
+                None => Ok(()),
+            },
+        }
+    }
+
+    fn merge_spec(&mut self, spec: &Spec, old: Node, new: Node) -> Node {
+        match spec.spec {
+            MergerSpec::Dict(o) => dict::DictMerger { opts: o, spec }.merge(self, old, new),
+            MergerSpec::List(o) => list::ListMerger { opts: o, spec }.merge(self, old, new),
+            MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.merge(self, old, new),
+            MergerSpec::Plus => plus::PlusMerger { spec }.merge(self, old, new),
+            MergerSpec::Datum(id) => match self.datum {
+                Some(ctx) => datum::DatumMerger::new(ctx, id).merge(self, old, new),
+                None => {
+                    self.record(Outcome::Kept, Some(spec), old.span, &[], &[&new]);
+                    old
+                }
             },
         }
     }
 
     /// Merges `new` into `old` at the current path.
     pub fn merge(&mut self, old: Node, new: Node) -> Node {
-        match self.spec_for(&old) {
+        match self.spec_for(&old, &new) {
             None if self.stack().replace_unhandled => {
                 self.record(
                     Outcome::Replaced,
@@ -139,18 +217,7 @@ impl<'a> Engine<'a> {
                 self.record(Outcome::Kept, None, old.span, &[], &[&new]);
                 old
             }
-            Some(spec) => match spec.spec {
-                MergerSpec::Dict(o) => dict::DictMerger { opts: o, spec }.merge(self, old, new),
-                MergerSpec::List(o) => list::ListMerger { opts: o, spec }.merge(self, old, new),
-                MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.merge(self, old, new),
-                MergerSpec::Datum(id) => match self.datum {
-                    Some(ctx) => datum::DatumMerger::new(ctx, id).merge(self, old, new),
-                    None => {
-                        self.record(Outcome::Kept, Some(spec), old.span, &[], &[&new]);
-                        old
-                    }
-                },
-            },
+            Some(spec) => self.merge_spec(spec, old, new),
         }
     }
 
@@ -163,7 +230,45 @@ impl<'a> Engine<'a> {
             message,
             span,
             path: self.path.clone(),
+            python: None,
         }
+    }
+
+    /// The exception Python raises merging `new` into `old` here.
+    fn py_error(&self, error: PyError, old: &Node, new: &Node) -> MergeError {
+        let python = PyFault {
+            error,
+            old: Prior::of(old),
+            new: Prior::of(new),
+        };
+        MergeError {
+            message: python.python(Node::py_type_name),
+            span: new.span,
+            path: self.path.clone(),
+            python: Some(Box::new(python)),
+        }
+    }
+
+    /// A notice at the current path.
+    fn notice(&mut self, rule: &Spec, span: Span, what: NoticeKind) {
+        self.notices.push(Notice {
+            path: self.path.clone(),
+            span,
+            rule: rule.text.clone(),
+            what,
+        });
+    }
+
+    /// Under `recording_containers`, settles `container`'s children and records `outcome` for
+    /// it (see there).
+    fn record_container(&mut self, outcome: Outcome, rule: &Spec, container: &Node) {
+        if !self.record_containers {
+            return;
+        }
+        if let Some(trace) = self.trace.as_deref_mut() {
+            trace.settle(&self.path, container);
+        }
+        self.record(outcome, Some(rule), container.span, &[], &[]);
     }
 
     fn push_key(&mut self, key: &Key) {
@@ -194,16 +299,8 @@ impl<'a> Engine<'a> {
         others: &[&Node],
     ) {
         if let Some(trace) = self.trace.as_deref_mut() {
-            let step = Step {
-                layer: trace.layer,
-                path: self.path.clone(),
-                outcome,
-                rule: rule.map(RuleRef::from),
-                value,
-                overrode: overrode.iter().map(|n| Prior::of(n)).collect(),
-                others: others.iter().map(|n| Prior::of(n)).collect(),
-            };
-            trace.push(step);
+            let rule = rule.map(RuleRef::from);
+            trace.record(&self.path, outcome, rule, value, overrode, others);
         }
     }
 }

@@ -2,6 +2,7 @@
 //! A step names the output path, the outcome, the merger that decided (its text and where it
 //! was written), the span of the value that won, and the values it overrode or ignored.
 
+use super::key_text;
 use crate::strategy::{Merger, Origin};
 use crate::value::{Kind, Node, Path, Span};
 use rustc_hash::FxHashMap;
@@ -124,11 +125,73 @@ pub struct Trace {
 const NO_STEP: usize = usize::MAX;
 
 impl Trace {
+    /// Records one decision about the value at `value`, now at `path`, in the current layer.
+    pub fn record(
+        &mut self,
+        path: &Path,
+        outcome: Outcome,
+        rule: Option<RuleRef>,
+        value: Span,
+        overrode: &[&Node],
+        others: &[&Node],
+    ) {
+        let step = Step {
+            layer: self.layer,
+            path: path.clone(),
+            outcome,
+            rule,
+            value,
+            overrode: overrode.iter().map(|n| Prior::of(n)).collect(),
+            others: others.iter().map(|n| Prior::of(n)).collect(),
+        };
+        self.push(step);
+    }
+
     pub fn push(&mut self, step: Step) {
         let i = self.steps.len();
         let before = self.by_value.insert(step.value, i).unwrap_or(NO_STEP);
         self.prev.push(before);
         self.steps.push(step);
+    }
+
+    /// Before `container` (at `path`) is merged into, gives each direct child without a step of
+    /// its own a copy of the step that put the container there, so the child keeps its
+    /// provenance when the container's own step is superseded.
+    pub fn settle(&mut self, path: &Path, container: &Node) {
+        let Some(base) = self.last_for(container.span).cloned() else {
+            return;
+        };
+        let children: Vec<(Path, Span)> = match &container.kind {
+            Kind::Map(m) => m
+                .iter()
+                .map(|(k, v)| {
+                    let mut p = path.clone();
+                    p.push_key(&key_text(&k.0));
+                    (p, v.span)
+                })
+                .collect(),
+            Kind::List(l) => l
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let mut p = path.clone();
+                    p.push_index(i);
+                    (p, v.span)
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (path, span) in children {
+            if span.is_none() || self.last_for(span).is_some() {
+                continue;
+            }
+            let mut step = base.clone();
+            step.path = path;
+            step.value = span;
+            step.overrode.clear();
+            step.others.clear();
+            self.push(step);
+        }
     }
 
     /// The last decision that put the value written at `span` where it is.

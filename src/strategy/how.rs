@@ -3,7 +3,8 @@
 //! cloud-init's normalisation, option precedence and failure classes.
 
 use super::{
-    DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, Stack, StrOpts,
+    DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, Stack, StrMethod,
+    StrOpts,
 };
 use crate::value::{Kind, Node, Span};
 
@@ -65,6 +66,7 @@ pub fn parse_string(text: &str, origin: &Origin, span: Span) -> Result<Stack, Ho
     Ok(Stack {
         mergers,
         replace_unhandled: false,
+        by_new_type: false,
     })
 }
 
@@ -173,6 +175,7 @@ pub fn parse_value(value: &Node, origin: &Origin) -> Result<Stack, HowError> {
     Ok(Stack {
         mergers,
         replace_unhandled: false,
+        by_new_type: false,
     })
 }
 
@@ -203,6 +206,7 @@ fn build(
             allow_delete: opts.has("allow_delete"),
             recurse_list: opts.has("recurse_array") || opts.has("recurse_list"),
             recurse_str: opts.has("recurse_str"),
+            ..DictOpts::new(DictMethod::NoReplace)
         }),
         "m_list" => MergerSpec::List(ListOpts {
             method: if opts.has("append") {
@@ -220,7 +224,9 @@ fn build(
             recurse_str: opts.has("recurse_str"),
             recurse_dict: opts.has("recurse_dict"),
         }),
-        "m_str" => MergerSpec::Str(StrOpts { append: opts.has("append") }),
+        "m_str" => MergerSpec::Str(StrOpts {
+            method: if opts.has("append") { StrMethod::Append } else { StrMethod::Replace },
+        }),
         _ => {
             return Err(HowError {
                 failure: Failure::Skipped,

@@ -1,6 +1,7 @@
 //! The one strategy representation every front-end compiles its directives into: a `Stack` of
-//! merger specs (dict / list / str, with their options) plus where each was written, and
-//! `RuleSet`s that pick a stack by document path. Plain data: the engine in `merge` acts on it.
+//! merger specs named by behaviour (map / list / string / Python's `+`, with their options)
+//! plus where each was written, and `RuleSet`s that pick a stack by document path. Plain data:
+//! the engine in `merge` acts on it. docs/ARCHITECTURE.md shows what each system compiles to.
 
 pub mod datum;
 pub mod how;
@@ -18,14 +19,41 @@ pub enum DictMethod {
     NoReplace,
     /// Deep merge: recurse when both are maps, otherwise the new value replaces.
     Deep,
+    /// Recurse by the NEW value's type: a map, list or string goes to the stack's merger for
+    /// that type (even when the key is new or the old value is of another type), anything else
+    /// replaces (Heat's `deep_merge`).
+    ByNewType,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DictOpts {
     pub method: DictMethod,
+    /// A null new value removes the key (cloud-init `allow_delete`).
     pub allow_delete: bool,
     pub recurse_list: bool,
     pub recurse_str: bool,
+    /// A null new value is skipped: the old value stays, a missing key stays missing (Heat).
+    pub skip_null: bool,
+    /// An old value Python counts as false (null, false, 0, '', [], {}) is replaced whole.
+    pub replace_falsy_old: bool,
+    /// A non-map on either side is the error Python raises (`AttributeError: ... 'items'`,
+    /// `... does not support item assignment`) instead of keeping or replacing.
+    pub strict_types: bool,
+}
+
+impl DictOpts {
+    /// `method` with every option off.
+    pub const fn new(method: DictMethod) -> DictOpts {
+        DictOpts {
+            method,
+            allow_delete: false,
+            recurse_list: false,
+            recurse_str: false,
+            skip_null: false,
+            replace_falsy_old: false,
+            strict_types: false,
+        }
+    }
 }
 
 /// What a list merger does with an old list and a new value.
@@ -38,6 +66,10 @@ pub enum ListMethod {
     NoReplace,
     /// The new value replaces the old list whole.
     Whole,
+    /// Python's `old.extend(new)` for two lists and `','.join([old, new])` for two strings (a
+    /// comma-delimited list as one string); a falsy old value is replaced whole; any other pair
+    /// is the error Python raises (Heat's `merge_list`).
+    Extend,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,8 +81,19 @@ pub struct ListOpts {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrMethod {
+    /// The new value (of any type) wins.
+    Replace,
+    /// cloud-init `str(append)`: strings are joined; a non-string new value is a TypeError.
+    Append,
+    /// Python's `''.join([old, new])`: both must be strings (else the TypeError Python
+    /// raises); an empty old string is replaced (Heat's String merge).
+    Join,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StrOpts {
-    pub append: bool,
+    pub method: StrMethod,
 }
 
 /// One merger with its options.
@@ -59,6 +102,9 @@ pub enum MergerSpec {
     Dict(DictOpts),
     List(ListOpts),
     Str(StrOpts),
+    /// Python's `old + new` (a missing old value is `0`): two strings as `Str(Join)`, two
+    /// lists as `List(Extend)`, any other pair the TypeError Python raises (Heat's Number).
+    Plus,
     /// Datum's Merge-Datum: the rule is `DatumRules::strategy(id)` of the engine's Datum
     /// context; it handles values of every type.
     Datum(datum::RuleId),
@@ -71,7 +117,7 @@ impl MergerSpec {
             MergerSpec::Dict(_) => "map",
             MergerSpec::List(_) => "list",
             MergerSpec::Str(_) => "str",
-            MergerSpec::Datum(_) => "any",
+            MergerSpec::Plus | MergerSpec::Datum(_) => "any",
         }
     }
 }
@@ -100,6 +146,9 @@ pub struct Stack {
     /// When no merger handles the old value's type: `false` keeps the old value (cloud-init),
     /// `true` lets the new value replace it (plain deep merge).
     pub replace_unhandled: bool,
+    /// Dispatch on the NEW value's type instead of the old one's (Heat's `deep_merge` picks
+    /// `merge_map`, `merge_list` or `''.join` by the new value).
+    pub by_new_type: bool,
 }
 
 impl Stack {
@@ -122,12 +171,7 @@ impl Stack {
         Stack {
             mergers: vec![
                 Merger {
-                    spec: MergerSpec::Dict(DictOpts {
-                        method: DictMethod::Deep,
-                        allow_delete: false,
-                        recurse_list: false,
-                        recurse_str: false,
-                    }),
+                    spec: MergerSpec::Dict(DictOpts::new(DictMethod::Deep)),
                     text: "deep".into(),
                     origin: origin.clone(),
                 },
@@ -143,6 +187,7 @@ impl Stack {
                 },
             ],
             replace_unhandled: true,
+            by_new_type: false,
         }
     }
 }

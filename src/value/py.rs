@@ -1,10 +1,26 @@
-//! Python's `str()` and `repr()` of values as PyYAML builds them: `True`, `None`, `2.0`,
-//! `1e+16`, `[1, 'a']`, `{'k': "it's"}`, dates as `datetime.date` prints them. Deckhand
+//! Python's `str()`, `repr()` and truth value of values as PyYAML builds them: `True`, `None`,
+//! `2.0`, `1e+16`, `[1, 'a']`, `{'k': "it's"}`, dates as `datetime.date` prints them. Deckhand
 //! turns a substitution's value into the text of a pattern replacement with `str()`, so the
 //! rendered string depends on these exact spellings.
 
 use super::{Kind, Node};
 use std::fmt::Write as _;
+
+/// Python's truth value (`bool(value)`): null, false, zero and empty values are false.
+pub fn py_truthy(node: &Node) -> bool {
+    match &node.kind {
+        Kind::Null => false,
+        Kind::Bool(b) => *b,
+        Kind::Int(i) => *i != 0,
+        Kind::BigInt(_) => true,
+        Kind::Float(f) => *f != 0.0,
+        Kind::Str(s) => !s.is_empty(),
+        Kind::Timestamp(s) => !s.is_empty(),
+        Kind::Bytes(b) => !b.is_empty(),
+        Kind::List(l) | Kind::Tuple(l) => !l.is_empty(),
+        Kind::Map(m) | Kind::Set(m) => !m.is_empty(),
+    }
+}
 
 /// Python's `str(value)`.
 pub fn py_str(node: &Node) -> String {

@@ -30,6 +30,20 @@ pub fn suite(name: &str) -> Option<PathBuf> {
 
 /// Runs strata with arguments; returns (exit code, stdout, stderr).
 pub fn strata(args: &[String]) -> (i32, String, String) {
+    // With `STRATA_RECORD=FILE`: the command line, for `scripts/same-output.py` to replay.
+    if let Some(file) = std::env::var_os("STRATA_RECORD") {
+        let mut line = vec![std::env::current_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_default()];
+        line.extend(args.iter().cloned());
+        let text = serde_json::to_string(&line).expect("JSON of strings") + "\n";
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .expect("STRATA_RECORD file");
+        std::io::Write::write_all(&mut f, text.as_bytes()).expect("write STRATA_RECORD");
+    }
     let out = Command::new(assert_cmd::cargo::cargo_bin("strata"))
         .args(args)
         .output()

@@ -51,6 +51,9 @@ pub fn strata(args: &[&str]) -> Run {
 
 /// Runs `strata ARGS...` in `fixtures/` with bytes on stdin.
 pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    if stdin.is_none() {
+        record(&fixtures(), args);
+    }
     let mut cmd = assert_cmd::Command::cargo_bin("strata").expect("strata binary");
     cmd.current_dir(fixtures()).args(args);
     if let Some(input) = stdin {
@@ -64,6 +67,22 @@ pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// With `STRATA_RECORD=FILE`, appends the command line (working directory and arguments, as
+/// one JSON array) to FILE, for `scripts/same-output.py` to replay with two binaries.
+pub fn record(dir: &std::path::Path, args: &[&str]) {
+    if let Some(file) = std::env::var_os("STRATA_RECORD") {
+        let mut line = vec![dir.display().to_string()];
+        line.extend(args.iter().map(|a| a.to_string()));
+        let text = serde_json::to_string(&line).expect("JSON of strings") + "\n";
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .expect("STRATA_RECORD file");
+        std::io::Write::write_all(&mut f, text.as_bytes()).expect("write STRATA_RECORD");
     }
 }
 

@@ -217,5 +217,6 @@ fn part_stack(part: &Part, doc: &mut Node) -> std::result::Result<Stack, Drop> {
     Ok(Stack {
         mergers,
         replace_unhandled: false,
+        by_new_type: false,
     })
 }

@@ -26,19 +26,7 @@ pub struct Doc {
     pub title: String,
 }
 
-/// Python's truth value.
-pub fn truthy(node: &Node) -> bool {
-    match &node.kind {
-        Kind::Null => false,
-        Kind::Bool(b) => *b,
-        Kind::Int(i) => *i != 0,
-        Kind::Float(f) => *f != 0.0,
-        Kind::Str(s) => !s.is_empty(),
-        Kind::List(l) => !l.is_empty(),
-        Kind::Map(m) => !m.is_empty(),
-        _ => true,
-    }
-}
+pub use crate::value::py::py_truthy as truthy;
 
 /// `d.get(key)` on a mapping.
 pub fn get<'a>(map: Option<&'a Map>, key: &str) -> Option<&'a Node> {

@@ -355,12 +355,7 @@ fn merge_stack(a: &Action<'_>) -> Stack {
     Stack {
         mergers: vec![
             Merger {
-                spec: MergerSpec::Dict(DictOpts {
-                    method: DictMethod::Deep,
-                    allow_delete: false,
-                    recurse_list: false,
-                    recurse_str: false,
-                }),
+                spec: MergerSpec::Dict(DictOpts::new(DictMethod::Deep)),
                 text: text.clone(),
                 origin: origin.clone(),
             },
@@ -376,6 +371,7 @@ fn merge_stack(a: &Action<'_>) -> Stack {
             },
         ],
         replace_unhandled: true,
+        by_new_type: false,
     }
 }
 

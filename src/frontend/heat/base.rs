@@ -4,11 +4,10 @@
 //! environment file has a higher precedence. The command line is a source of its own
 //! (`<command line>`), so the values keep positions for errors and `--explain`.
 
-use super::tracer::Tracer;
 use crate::error::{Error, ErrorKind, Result};
-use crate::merge::RuleRef;
+use crate::merge::{RuleRef, Trace};
 use crate::strategy::Origin;
-use crate::value::{Key, Kind, List, Map, Node, SourceId, SourceMap, Span};
+use crate::value::{Key, Kind, List, Map, Node, Path, SourceId, SourceMap, Span};
 
 /// Builds the starting `parameters` mapping from the `-P` pairs.
 pub fn parameters(pairs: Vec<(String, String)>, sources: &mut SourceMap) -> Result<Node> {
@@ -94,14 +93,14 @@ fn whole_span(id: SourceId, sources: &SourceMap) -> Span {
 }
 
 /// Records the `-P` values as added (before any file).
-pub fn trace(tracer: &mut Tracer, params: &Node) {
+pub fn trace(trace: &mut Option<Trace>, params: &Node) {
     let rule = RuleRef {
         text: "-P".into(),
         origin: Origin::Default(
             "command-line parameters come first: every environment file overrides them".into(),
         ),
     };
-    tracer.push_str("parameters");
-    tracer.added_entries(params, &mut |_| Some(rule.clone()));
-    tracer.pop();
+    let mut at = Path::root();
+    at.push_key("parameters");
+    super::specs::added_entries(trace, &at, params, &mut |_| Some(rule.clone()));
 }

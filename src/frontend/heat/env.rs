@@ -104,7 +104,7 @@ pub fn load(
             format!(
                 "The environment is not a valid YAML mapping data type. ({} holds {})",
                 file.name,
-                super::ops::describe(&doc)
+                super::crash::describe(&doc)
             ),
         )
         .at(doc.span)
@@ -137,7 +137,7 @@ pub fn load(
                 if value.as_map().is_none() {
                     return Err(Error::new(
                         ErrorKind::Directive,
-                        format!("{STRATEGIES} must be a mapping, not {}", super::ops::describe(&value)),
+                        format!("{STRATEGIES} must be a mapping, not {}", super::crash::describe(&value)),
                     )
                     .at(value.span)
                     .hint(format!("write {STRATEGIES}: {{default: merge, SomeParameter: deep_merge}} (Heat crashes on anything else)")));
@@ -219,7 +219,7 @@ fn check_section(
             format!(
                 "section '{}' is {}, not a {want}: Heat skips it",
                 section.name(),
-                super::ops::describe(&value)
+                super::crash::describe(&value)
             ),
             key,
         ));
@@ -230,7 +230,7 @@ fn check_section(
         format!(
             "section '{}' must be a {want}, not {}",
             section.name(),
-            super::ops::describe(&value)
+            super::crash::describe(&value)
         ),
     )
     .at(value.span)
@@ -239,18 +239,4 @@ fn check_section(
     )))
 }
 
-/// Python truthiness: null, false, 0, 0.0, '', [] and {} are false.
-pub fn truthy(node: &Node) -> bool {
-    match &node.kind {
-        Kind::Null => false,
-        Kind::Bool(b) => *b,
-        Kind::Int(i) => *i != 0,
-        Kind::BigInt(_) => true,
-        Kind::Float(f) => *f != 0.0,
-        Kind::Str(s) => !s.is_empty(),
-        Kind::Timestamp(s) => !s.is_empty(),
-        Kind::Bytes(b) => !b.is_empty(),
-        Kind::List(l) | Kind::Tuple(l) => !l.is_empty(),
-        Kind::Map(m) | Kind::Set(m) => !m.is_empty(),
-    }
-}
+pub use crate::value::py::py_truthy as truthy;

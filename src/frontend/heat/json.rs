@@ -3,7 +3,7 @@
 //! `true` → `"true"`), and a value given as a string is parsed as JSON. A string that is not
 //! JSON is Heat's `Invalid parameter in environment` error.
 
-use super::ops::Site;
+use super::crash::Site;
 use super::Heat;
 use crate::error::{Error, ErrorKind, Result};
 use crate::load::json;
@@ -34,7 +34,7 @@ pub fn parse_string(text: &str, value: &Node, site: &Site, heat: &mut Heat<'_>) 
                 ),
             )
             .at(value.span)
-            .with_path(heat.tracer.path.clone())
+            .with_path(heat.path.clone())
             .hint("write the value as a YAML mapping, or as valid JSON text"))
         }
     }

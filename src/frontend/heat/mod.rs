@@ -5,27 +5,27 @@
 //! Flow: the `-P` values form the starting `parameters` (`base`); the template gives the types
 //! (`types`; without one they are inferred, with a warning); each `-e` file is loaded and checked
 //! (`env`), its strategies read (`strategy`, plus the blueprint's `merge_strategy` form in
-//! `seed`), and merged section by section (`params`, with the value functions in `ops` and
-//! Json parsing in `json`); `tracer` records `--explain` steps. The result has the five
-//! sections in the order Heat's API creates them.
+//! `seed`), and merged section by section (`params`, Json parsing in `json`): each value merge
+//! compiled into the engine's specs (`specs`), Heat's crashes worded in `crash`. The result has
+//! the five sections in the order Heat's API creates them.
 
 mod base;
+mod crash;
 mod env;
 mod json;
-mod ops;
 mod params;
 mod seed;
+mod specs;
 mod strategy;
-mod tracer;
 mod types;
 
 use crate::error::{Result, Warning};
 use crate::frontend::{add_text_input, Input, Rendered, Settings};
 use crate::load;
-use crate::value::{Key, Map, Node, SourceMap, Span};
+use crate::merge::Trace;
+use crate::value::{Key, Map, Node, Path, SourceMap, Span};
 use env::{EnvFile, Section};
 use strategy::{FileStrategies, Registry};
-use tracer::Tracer;
 use types::Schema;
 
 /// What the CLI hands over for `strata heat`.
@@ -44,7 +44,10 @@ pub struct Heat<'a> {
     pub sources: &'a mut SourceMap,
     pub settings: &'a Settings,
     pub warnings: Vec<Warning>,
-    pub tracer: Tracer,
+    /// The `--explain` trace (only with `--explain`).
+    pub trace: Option<Trace>,
+    /// Where the merge is in the output document (errors and warnings name it).
+    pub path: Path,
     pub schema: Schema,
     pub registry: Registry,
     /// Indexed by `Section::index`.
@@ -91,7 +94,8 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
         sources,
         settings,
         warnings,
-        tracer: Tracer::new(settings.explain),
+        trace: settings.explain.then(Trace::default),
+        path: Path::root(),
         schema,
         registry: Registry::default(),
         sections: Section::ALL
@@ -105,7 +109,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
             })
             .collect(),
     };
-    base::trace(&mut heat.tracer, &base);
+    base::trace(&mut heat.trace, &base);
     if let Some(p) = heat.sections.get_mut(Section::Parameters.index()) {
         *p = base;
     }
@@ -114,7 +118,9 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
             Pending::Loaded(f) => f,
             Pending::Raw(input) => env::load(input, heat.sources, settings, &mut heat.warnings)?,
         };
-        heat.tracer.set_layer(index);
+        if let Some(t) = heat.trace.as_mut() {
+            t.layer = u32::try_from(index).unwrap_or(u32::MAX);
+        }
         let mut strategies = FileStrategies::read(file.strategies.as_ref(), &mut heat.warnings);
         seed::apply(&file, &heat.schema, &mut strategies, &mut heat.warnings)?;
         heat.merge_file(file, &strategies)?;
@@ -127,7 +133,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
         doc: Node::map(doc, Span::NONE),
         header: None,
         warnings: heat.warnings,
-        trace: heat.tracer.trace,
+        trace: heat.trace,
         stream: None,
     })
 }

@@ -4,15 +4,16 @@
 //! non-null parameters by type and strategy); every other section through a one-level
 //! `merge_map`.
 
+use super::crash::{describe, Site};
 use super::env::{truthy, EnvFile, Section};
-use super::ops::{describe, Ops, Site};
+use super::specs::{added_entries, How};
 use super::strategy::{FileStrategies, Name};
 use super::types::PType;
 use super::Heat;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::merge::{key_text, Outcome, RuleRef};
 use crate::strategy::Origin;
-use crate::value::{Key, Kind, Map, Node};
+use crate::value::{Key, Kind, Node};
 
 impl Heat<'_> {
     /// Merges one environment file into the accumulated sections.
@@ -22,14 +23,14 @@ impl Heat<'_> {
             if !truthy(&value) {
                 continue;
             }
-            self.tracer.push_str(section.name());
+            self.path.push_key(section.name());
             let result = match section {
                 Section::Parameters | Section::ParameterDefaults => {
                     self.merge_parameters(section, value, strategies, &name)
                 }
                 _ => self.merge_other(section, value),
             };
-            self.tracer.pop();
+            self.path.pop();
             result?;
         }
         Ok(())
@@ -63,7 +64,7 @@ impl Heat<'_> {
         if old_empty {
             let whole = Node::new(Kind::Map(new_map), new.span);
             let registry = &self.registry;
-            self.tracer.added_entries(&whole, &mut |k| {
+            added_entries(&mut self.trace, &self.path, &whole, &mut |k| {
                 let value = whole.as_map().and_then(|m| m.get(k))?;
                 if value.is_null() {
                     return None;
@@ -83,9 +84,9 @@ impl Heat<'_> {
             .unwrap_or_else(|| Node::empty_map(new.span));
         let mut result = Ok(());
         for (key, value) in new_map.into_iter() {
-            self.tracer.push(&key);
+            self.path.push_key(&key_text(&key.0));
             result = self.merge_one(&mut old, key, value, file);
-            self.tracer.pop();
+            self.path.pop();
             if result.is_err() {
                 break;
             }
@@ -103,7 +104,7 @@ impl Heat<'_> {
         }
         for k in whole.as_map().into_iter().flat_map(|m| m.keys()) {
             if self.schema.get(k).is_none() {
-                let mut path = self.tracer.path.clone();
+                let mut path = self.path.clone();
                 path.push_key(&key_text(&k.0));
                 self.warnings.push(Warning::new(
                     format!("parameter '{}' is not declared in the template: Heat keeps it only because this is the first file with a non-empty '{}' (in later files it is ignored)", key_text(&k.0), section.name()),
@@ -124,7 +125,7 @@ impl Heat<'_> {
                     ),
                     key.span(),
                 )
-                .with_path(self.tracer.path.clone()),
+                .with_path(self.path.clone()),
             );
             return Ok(());
         };
@@ -134,8 +135,7 @@ impl Heat<'_> {
         if value.is_null() {
             if let Some(kept) = map.get(&key) {
                 let rule = self.rule_of(&key);
-                self.tracer
-                    .record(Outcome::Kept, rule.as_ref(), kept.span, &[], &[&value]);
+                self.record(Outcome::Kept, rule, kept.span, &[&value]);
                 self.warnings.push(
                     Warning::new(
                         format!(
@@ -144,7 +144,7 @@ impl Heat<'_> {
                         ),
                         value.span,
                     )
-                    .with_path(self.tracer.path.clone()),
+                    .with_path(self.path.clone()),
                 );
             }
             return Ok(());
@@ -159,35 +159,27 @@ impl Heat<'_> {
             rule: choice.rule(),
         };
         let previous = map.get_mut(&key).map(Node::take);
-        let deep = match choice.name {
-            Name::DeepMerge => true,
-            Name::Merge => false,
+        let how = match choice.name {
+            Name::DeepMerge => How::DeepMerge,
+            Name::Merge => How::Merge,
             Name::Overwrite | Name::Other(_) => {
-                self.tracer
-                    .replaced(Some(&site.rule), &value, previous.as_ref());
-                map.insert(key, value);
+                let merged = self.merge_value(How::Overwrite, &site, previous, value)?;
+                map.insert(key, merged);
                 return Ok(());
             }
         };
         let parsed = self.parse_param(value, &site, &choice.origin)?;
-        let mut ops = Ops {
-            tracer: &mut self.tracer,
-            warnings: &mut self.warnings,
-            sources: &*self.sources,
-            site: &site,
-        };
         let merged = match ptype {
-            PType::Json => ops.merge_map(previous, parsed, deep)?,
-            PType::List => ops.merge_list(previous, parsed)?,
-            PType::String => ops.join_str(previous, parsed)?,
-            PType::Number => ops.add(previous, parsed)?,
+            PType::Json | PType::List | PType::String | PType::Number => {
+                self.merge_value(how, &site, previous, parsed)?
+            }
             PType::Boolean => {
                 return Err(Error::new(
                     ErrorKind::Merge,
                     format!("Invalid merge strategy 'merge' for parameter '{}'.", site.param),
                 )
                 .at(parsed.span)
-                .with_path(self.tracer.path.clone())
+                .with_path(self.path.clone())
                 .hint(format!(
                     "Heat cannot merge Boolean parameters{}; give '{}' the strategy overwrite (its strategy '{}' was {})",
                     if site.rule.text == "merge" { "" } else { " (its message says 'merge' for every strategy)" },
@@ -236,7 +228,7 @@ impl Heat<'_> {
             ),
         )
         .at(value.span)
-        .with_path(self.tracer.path.clone())
+        .with_path(self.path.clone())
         .hint(format!(
             "Heat merges only strings, lists and maps; give '{}' the strategy overwrite (its strategy '{}' was {})",
             site.param,
@@ -254,12 +246,16 @@ impl Heat<'_> {
             ),
         };
         let slot = section.index();
-        let Some(old) = self.sections.get_mut(slot) else {
+        let Some(old) = self.sections.get(slot) else {
             return Ok(());
         };
         if !truthy(old) {
-            self.tracer.added_entries(&new, &mut |_| Some(rule.clone()));
-            *old = new;
+            added_entries(&mut self.trace, &self.path, &new, &mut |_| {
+                Some(rule.clone())
+            });
+            if let Some(old) = self.sections.get_mut(slot) {
+                *old = new;
+            }
             return Ok(());
         }
         if old.as_map().is_none() || new.as_map().is_none() {
@@ -276,31 +272,18 @@ impl Heat<'_> {
                 ),
             )
             .at(new.span)
-            .with_path(self.tracer.path.clone())
+            .with_path(self.path.clone())
             .hint(format!("put every entry of '{}' into one environment file", section.name())));
         }
-        self.tracer
-            .record(Outcome::Merged, Some(&rule), old.span, &[], &[]);
-        let (Some(old_map), Kind::Map(new_map)) = (old.as_map_mut(), new.kind) else {
-            return Ok(());
-        };
-        update(old_map, *new_map, &rule, &mut self.tracer);
-        Ok(())
-    }
-}
-
-/// The one-level update: non-null values replace, nulls are skipped.
-fn update(old: &mut Map, new: Map, rule: &RuleRef, tracer: &mut super::tracer::Tracer) {
-    for (k, v) in new.into_iter() {
-        tracer.push(&k);
-        if v.is_null() {
-            if let Some(kept) = old.get(&k) {
-                tracer.record(Outcome::Kept, Some(rule), kept.span, &[], &[&v]);
-            }
-        } else {
-            tracer.replaced(Some(rule), &v, old.get(&k));
-            old.insert(k, v);
+        let old = self
+            .sections
+            .get_mut(slot)
+            .map(Node::take)
+            .unwrap_or_else(|| Node::empty_map(new.span));
+        let merged = self.update_section(&rule, old, new);
+        if let Some(s) = self.sections.get_mut(slot) {
+            *s = merged;
         }
-        tracer.pop();
+        Ok(())
     }
 }

@@ -55,7 +55,7 @@ pub fn apply(
             ErrorKind::Directive,
             format!(
                 "{SEED} must be a mapping, not {}",
-                super::ops::describe(value)
+                super::crash::describe(value)
             ),
         )
         .at(value.span)

@@ -76,7 +76,7 @@ impl Schema {
                 ErrorKind::Parse,
                 format!(
                     "the template must be a mapping, not {}",
-                    super::ops::describe(doc)
+                    super::crash::describe(doc)
                 ),
             )
             .at(doc.span)
@@ -99,7 +99,7 @@ impl Schema {
                 ErrorKind::Parse,
                 format!(
                     "the template's parameters must be a mapping, not {}",
-                    super::ops::describe(section)
+                    super::crash::describe(section)
                 ),
             )
             .at(section.span)

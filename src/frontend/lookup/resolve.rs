@@ -139,6 +139,7 @@ impl Run<'_> {
                 origin: strategy.merge_hash.rule.origin.clone(),
             }],
             replace_unhandled: false,
+            by_new_type: false,
         });
         let mut acc: Option<Node> = None;
         for i in 0..src.count() {

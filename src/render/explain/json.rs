@@ -7,9 +7,9 @@
 use super::yaml::{reason, removed};
 use super::{leaves, Context, Leaf, Warnings};
 use crate::error::Result;
-use crate::frontend::Rendered;
 use crate::merge::{Outcome, Prior, Step};
 use crate::render::json;
+use crate::rendered::Rendered;
 use crate::strategy::Origin;
 use crate::value::{Node, Path, SourceMap};
 use serde_json::Value;

@@ -10,8 +10,8 @@ use warnings::Warnings;
 
 use super::Format;
 use crate::error::Result;
-use crate::frontend::{Rendered, StreamDoc};
 use crate::merge::{key_cow, key_text, Outcome, Prior, Step, Trace};
+use crate::rendered::{Rendered, StreamDoc};
 use crate::strategy::Origin;
 use crate::value::{Kind, Node, Path, Seg, SourceMap, Span};
 use std::fmt::Write as _;

@@ -3,7 +3,7 @@
 //! check of the path-attached ones, not by a pass over every warning for every value.
 
 use crate::error::Warning;
-use crate::frontend::Rendered;
+use crate::rendered::Rendered;
 use crate::value::{Path, SourceMap, Span};
 use rustc_hash::FxHashMap;
 

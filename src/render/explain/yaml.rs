@@ -2,9 +2,9 @@
 //! header of `--explain=POINTER`, and the list of values that are not in the result.
 
 use super::{comment_into, located, priors, rule_text, Warnings};
-use crate::frontend::{Rendered, StreamDoc};
 use crate::merge::{key_cow, Outcome, Step, Trace};
 use crate::render::yaml::{self, Annotator, Place};
+use crate::rendered::{Rendered, StreamDoc};
 use crate::value::{Kind, Node, Path, SourceMap, Span};
 use std::fmt::Write as _;
 

@@ -188,19 +188,7 @@ pub(super) fn no_len(node: &Node, what: &str) -> PathError {
     ))
 }
 
-/// Python's truth value of a value that `Index.find` tests first.
-fn truthy(node: &Node) -> bool {
-    match &node.kind {
-        Kind::Null => false,
-        Kind::Bool(b) => *b,
-        Kind::Int(i) => *i != 0,
-        Kind::Float(f) => *f != 0.0,
-        Kind::Str(s) => !s.is_empty(),
-        Kind::List(l) => !l.is_empty(),
-        Kind::Map(m) => !m.is_empty(),
-        _ => true,
-    }
-}
+use crate::value::py::py_truthy as truthy;
 
 pub(super) fn find_steps(steps: &[Step], data: &Node) -> Result<Vec<Found>, PathError> {
     let mut cur = vec![Found::At(Vec::new())];

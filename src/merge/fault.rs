@@ -1,0 +1,81 @@
+//! What a merge can report besides its result: `MergeError`, a merge the real system would
+//! abort (with, for the Python-semantics mergers, the exception Python raises, as data the
+//! front-end words in its system's terms), and `Notice`, a merge that succeeded but that the
+//! user probably did not mean (strings joined without a separator).
+
+use super::Prior;
+use crate::value::{Node, Path, Span};
+
+/// A merge the real system would abort (cloud-init: TypeError / KeyError inside a merger;
+/// Heat: the exception `merge_map` / `merge_list` / `+` raises).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergeError {
+    pub message: String,
+    pub span: Span,
+    pub path: Path,
+    /// For the Python-semantics mergers: which exception, and the two values it was raised on.
+    pub python: Option<Box<PyFault>>,
+}
+
+/// The exception Python raises merging `new` into `old`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PyFault {
+    pub error: PyError,
+    pub old: Prior,
+    pub new: Prior,
+}
+
+/// Python exceptions of a merge, independent of how a system words the type names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PyError {
+    /// `AttributeError: '<type>' object has no attribute '<attr>'`, on the old value or the
+    /// new one.
+    NoAttribute { on_old: bool, attr: &'static str },
+    /// `TypeError: '<old type>' object does not support item assignment`.
+    NoItemAssignment,
+    /// `TypeError: sequence item <item>: expected str instance, <type> found` (item 0 is the
+    /// old value, 1 the new one).
+    NotStr { item: u8 },
+    /// `TypeError: unsupported operand type(s) for +: '<old type>' and '<new type>'`.
+    NoPlus,
+}
+
+impl PyFault {
+    /// The exception as Python prints it, naming types with `type_name`.
+    pub fn python(&self, type_name: impl Fn(&Node) -> &'static str) -> String {
+        let (old, new) = (type_name(&self.old.value), type_name(&self.new.value));
+        match self.error {
+            PyError::NoAttribute { on_old, attr } => format!(
+                "AttributeError: '{}' object has no attribute '{attr}'",
+                if on_old { old } else { new }
+            ),
+            PyError::NoItemAssignment => {
+                format!("TypeError: '{old}' object does not support item assignment")
+            }
+            PyError::NotStr { item } => format!(
+                "TypeError: sequence item {item}: expected str instance, {} found",
+                if item == 0 { old } else { new }
+            ),
+            PyError::NoPlus => {
+                format!("TypeError: unsupported operand type(s) for +: '{old}' and '{new}'")
+            }
+        }
+    }
+}
+
+/// A merge that succeeded but that the user probably did not mean.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub path: Path,
+    /// The new value's position.
+    pub span: Span,
+    /// The text of the rule that merged.
+    pub rule: String,
+    pub what: NoticeKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NoticeKind {
+    /// Two non-empty strings were joined without a separator (`Str(Join)`).
+    JoinedWithoutSeparator { old: String, new: String },
+}

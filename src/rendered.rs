@@ -1,0 +1,47 @@
+//! What a front-end produced: the rendered document (or stream of documents), its warnings and
+//! its trace. Plain data shared by the front-ends that build it, the renderers that write it and
+//! the CLI that passes one to the other, so the renderers never import the front-end layer.
+
+use crate::error::Warning;
+use crate::merge::Trace;
+use crate::value::{Node, Span};
+
+/// What a front-end produced.
+#[derive(Debug)]
+pub struct Rendered {
+    /// The result; for a stream (`stream` is set), a list with one item per document.
+    pub doc: Node,
+    /// First line of YAML output (e.g. `#cloud-config`).
+    pub header: Option<&'static str>,
+    pub warnings: Vec<Warning>,
+    pub trace: Option<Trace>,
+    /// Set when the result is a stream of documents (Deckhand): YAML writes each item of
+    /// `doc` as a document of its own, JSON the list as an array, `--explain` explains each
+    /// document and `--explain=/N/...` addresses document N.
+    pub stream: Option<Stream>,
+}
+
+/// What the explanation says about the documents of a stream, one entry per item of `doc`.
+#[derive(Debug, Default)]
+pub struct Stream {
+    pub docs: Vec<StreamDoc>,
+    /// Trace layer and name of every document that was rendered (also those not in the
+    /// result, such as abstract ones), to name the document of a step.
+    pub names: Vec<(u32, String)>,
+}
+
+/// One document of a stream as a whole.
+#[derive(Clone, Debug)]
+pub struct StreamDoc {
+    /// The trace layer (`Step::layer`) of the steps that rendered this document; their paths
+    /// are relative to the document (`/data/a`).
+    pub layer: u32,
+    /// Trace layers of the documents it inherited from, nearest first: their steps are part
+    /// of a value's history.
+    pub chain: Vec<u32>,
+    /// How the system names the document (Deckhand: `[schema, layer] name`).
+    pub title: String,
+    pub at: Span,
+    /// The documents it inherited from, nearest first: title and position.
+    pub parents: Vec<(String, Span)>,
+}
