@@ -64,7 +64,7 @@ fn layer(key: &str, n: usize, layer: usize) -> Node {
 
 /// Runs `f` with a lookup run over `rules` (no trace; warnings dropped).
 fn with_run<T>(
-    rules: &strata::strategy::selector::DatumRules,
+    rules: &strata::strategy::selector::PathRules,
     f: impl FnOnce(&mut Run<'_>) -> T,
 ) -> T {
     let mut warnings = Vec::new();
@@ -76,7 +76,7 @@ fn with_run<T>(
     f(&mut run)
 }
 
-fn time(key: &str, n: usize, rules: &strata::strategy::selector::DatumRules) -> (Duration, usize) {
+fn time(key: &str, n: usize, rules: &strata::strategy::selector::PathRules) -> (Duration, usize) {
     let mut best = Duration::MAX;
     let mut len = 0;
     for _ in 0..5 {
@@ -108,7 +108,7 @@ fn map_owned(entries: impl Iterator<Item = (String, Node)>) -> Node {
 
 /// Datum's RSOP (every key of the node document looked up through the layers), keys compared
 /// case-insensitively.
-fn time_rsop(n: usize, rules: &strata::strategy::selector::DatumRules) -> Duration {
+fn time_rsop(n: usize, rules: &strata::strategy::selector::PathRules) -> Duration {
     let mut best = Duration::MAX;
     for _ in 0..3 {
         let (node, role) = wide_layers(n);

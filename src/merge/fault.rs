@@ -1,9 +1,11 @@
 //! What a merge can report besides its result: `MergeError`, a merge the real system would
 //! abort (with, for the Python-semantics mergers, the exception Python raises, as data the
 //! front-end words in its system's terms), and `Notice`, a merge that succeeded but that the
-//! user probably did not mean (strings joined without a separator).
+//! user probably did not mean (strings joined without a separator, values of different shapes,
+//! list items matched without the keys that identify them), also worded by the front-end.
 
 use super::Prior;
+use crate::strategy::ranked::Shape;
 use crate::value::{Node, Path, Span};
 
 /// A merge the real system would abort (cloud-init: TypeError / KeyError inside a merger;
@@ -67,15 +69,30 @@ impl PyFault {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
     pub path: Path,
-    /// The new value's position.
+    /// The value it is about.
     pub span: Span,
-    /// The text of the rule that merged.
-    pub rule: String,
     pub what: NoticeKind,
 }
 
+/// What a notice is about. `at` is the ranked merge's rule path joined with `\`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NoticeKind {
-    /// Two non-empty strings were joined without a separator (`Str(Join)`).
-    JoinedWithoutSeparator { old: String, new: String },
+    /// Two non-empty strings were joined without a separator (`Str(Join)` under `rule`).
+    JoinedWithoutSeparator {
+        rule: String,
+        old: String,
+        new: String,
+    },
+    /// Ranked merge: the first value and a later one have different shapes; the first is kept.
+    ShapeMismatch {
+        at: String,
+        first: Shape,
+        other: Shape,
+    },
+    /// Ranked merge: a list item lacks one of the item keys, so it matches nothing.
+    ItemWithoutKey { at: String, key: String },
+    /// Ranked `FirstByKeys` without item keys: items are compared whole.
+    ItemsComparedWhole { at: String },
+    /// Ranked `MergeByKeys` without item keys: the first item's keys are used.
+    ItemKeysFromFirst { at: String, keys: Vec<String> },
 }

@@ -5,13 +5,16 @@
 //! fail? — nothing changes) and `merge` (cannot fail). Mergers are named by behaviour
 //! (`strategy::MergerSpec`); no file here knows which system asked for one.
 
-pub mod datum;
-mod datum_array;
-mod datum_hash;
 mod dict;
 mod fault;
+pub mod fold;
+pub mod knockout;
 mod list;
 mod plus;
+pub mod rank_ctx;
+pub mod ranked;
+mod ranked_keys;
+mod ranked_list;
 mod string;
 pub mod trace;
 
@@ -34,8 +37,8 @@ pub struct Engine<'a> {
     trace: Option<&'a mut Trace>,
     path: Path,
     track_path: bool,
-    /// Datum rules and state, for `MergerSpec::Datum` (see `with_datum`).
-    datum: Option<&'a datum::DatumCtx<'a>>,
+    /// Path rules and state, for `MergerSpec::Ranked` (see `with_ranked`).
+    ranked: Option<&'a rank_ctx::RankCtx<'a>>,
     /// Record a step for each container merged into (see `recording_containers`).
     record_containers: bool,
     /// Merges that succeeded but were probably not meant; the front-end words them.
@@ -50,7 +53,7 @@ impl<'a> Engine<'a> {
             trace,
             path: Path::root(),
             track_path,
-            datum: None,
+            ranked: None,
             record_containers: false,
             notices: Vec::new(),
         }
@@ -70,16 +73,16 @@ impl<'a> Engine<'a> {
         self
     }
 
-    /// An engine that can run `MergerSpec::Datum` mergers (always tracks the path: Datum picks
-    /// rules by path).
-    pub fn with_datum(
+    /// An engine that can run `MergerSpec::Ranked` mergers (always tracks the path: their rules
+    /// are picked by path).
+    pub fn with_ranked(
         rules: &'a RuleSet,
-        ctx: &'a datum::DatumCtx<'a>,
+        ctx: &'a rank_ctx::RankCtx<'a>,
         trace: Option<&'a mut Trace>,
     ) -> Engine<'a> {
         let mut engine = Engine::new(rules, trace);
         engine.track_path = true;
-        engine.datum = Some(ctx);
+        engine.ranked = Some(ctx);
         engine
     }
 
@@ -176,8 +179,8 @@ impl<'a> Engine<'a> {
             MergerSpec::List(o) => list::ListMerger { opts: o, spec }.check(self, old, new),
             MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.check(self, old, new),
             MergerSpec::Plus => plus::PlusMerger { spec }.check(self, old, new),
-            MergerSpec::Datum(id) => match self.datum {
-                Some(ctx) => datum::DatumMerger::new(ctx, id).check(self, old, new),
+            MergerSpec::Ranked(id) => match self.ranked {
+                Some(ctx) => ranked::RankedMerger::new(ctx, id).check(self, old, new),
                 None => Ok(()),
             },
         }
@@ -189,8 +192,8 @@ impl<'a> Engine<'a> {
             MergerSpec::List(o) => list::ListMerger { opts: o, spec }.merge(self, old, new),
             MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.merge(self, old, new),
             MergerSpec::Plus => plus::PlusMerger { spec }.merge(self, old, new),
-            MergerSpec::Datum(id) => match self.datum {
-                Some(ctx) => datum::DatumMerger::new(ctx, id).merge(self, old, new),
+            MergerSpec::Ranked(id) => match self.ranked {
+                Some(ctx) => ranked::RankedMerger::new(ctx, id).merge(self, old, new),
                 None => {
                     self.record(Outcome::Kept, Some(spec), old.span, &[], &[&new]);
                     old
@@ -250,11 +253,10 @@ impl<'a> Engine<'a> {
     }
 
     /// A notice at the current path.
-    fn notice(&mut self, rule: &Spec, span: Span, what: NoticeKind) {
+    fn notice(&mut self, span: Span, what: NoticeKind) {
         self.notices.push(Notice {
             path: self.path.clone(),
             span,
-            rule: rule.text.clone(),
             what,
         });
     }

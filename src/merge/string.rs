@@ -54,10 +54,11 @@ impl Merger for StrMerger<'_> {
                 };
                 if join && !b.is_empty() {
                     let what = NoticeKind::JoinedWithoutSeparator {
+                        rule: self.spec.text.clone(),
                         old: joined.to_string(),
                         new: b.to_string(),
                     };
-                    eng.notice(self.spec, new.span, what);
+                    eng.notice(new.span, what);
                 }
                 // In place: the old text's block grows by doubling, so a string appended to
                 // part after part is not copied every time.

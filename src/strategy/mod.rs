@@ -3,8 +3,8 @@
 //! plus where each was written, and `RuleSet`s that pick a stack by document path. Plain data:
 //! the engine in `merge` acts on it. docs/ARCHITECTURE.md shows what each system compiles to.
 
-pub mod datum;
 pub mod how;
+pub mod ranked;
 pub mod selector;
 
 use crate::value::{Path, Span};
@@ -105,9 +105,10 @@ pub enum MergerSpec {
     /// Python's `old + new` (a missing old value is `0`): two strings as `Str(Join)`, two
     /// lists as `List(Extend)`, any other pair the TypeError Python raises (Heat's Number).
     Plus,
-    /// Datum's Merge-Datum: the rule is `DatumRules::strategy(id)` of the engine's Datum
-    /// context; it handles values of every type.
-    Datum(datum::RuleId),
+    /// The ranked merge (`ranked`): the OLD value ranks first; the rule is
+    /// `PathRules::strategy(id)` of the engine's `merge::ranked::RankCtx`, re-selected by path
+    /// below; it handles values of every type.
+    Ranked(ranked::RuleId),
 }
 
 impl MergerSpec {
@@ -117,7 +118,7 @@ impl MergerSpec {
             MergerSpec::Dict(_) => "map",
             MergerSpec::List(_) => "list",
             MergerSpec::Str(_) => "str",
-            MergerSpec::Plus | MergerSpec::Datum(_) => "any",
+            MergerSpec::Plus | MergerSpec::Ranked(_) => "any",
         }
     }
 }
@@ -167,12 +168,21 @@ impl Stack {
 
     /// The generic "merge these files" default: maps merge deeply, anything else replaces.
     pub fn deep_default() -> Stack {
-        let origin = Origin::Default("strata default for merge without --how".into());
+        Stack::deep(
+            "deep",
+            Origin::Default("strata default for merge without --how".into()),
+        )
+    }
+
+    /// A plain deep merge as the rule `text` written at `origin`: maps recurse where both
+    /// sides are maps, anything else (lists whole) is replaced by the new value.
+    pub fn deep(text: impl Into<String>, origin: Origin) -> Stack {
+        let text = text.into();
         Stack {
             mergers: vec![
                 Merger {
                     spec: MergerSpec::Dict(DictOpts::new(DictMethod::Deep)),
-                    text: "deep".into(),
+                    text: text.clone(),
                     origin: origin.clone(),
                 },
                 Merger {
@@ -182,7 +192,7 @@ impl Stack {
                         recurse_str: false,
                         recurse_dict: false,
                     }),
-                    text: "deep".into(),
+                    text,
                     origin,
                 },
             ],

@@ -1,10 +1,10 @@
-//! Rule selection by path for Datum-style `lookup_options`: an exact key (`A\B`, `A/B` or a
+//! Rule selection by path (Datum's and Hiera's `lookup_options`): an exact key (`A\B`, `A/B` or a
 //! JSON Pointer `/A/B`) wins, then the first regex key (`^...`) in file order that matches the
-//! path written with `\` separators, then the default rule. With `fold` (Datum) paths compare
+//! path written with `\` separators, then the default rule. With `fold` paths compare
 //! case-insensitively; without it (`strata merge --rules`) exactly. Selections are memoised per
 //! path, so hashing 100 000 array items does not run a regex 100 000 times.
 
-use super::datum::{DatumStrategy, RuleId};
+use super::ranked::{RankedStrategy, RuleId};
 use crate::value::Span;
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -38,21 +38,21 @@ impl Selected {
 
 /// One lookup_options entry (or the default), compiled.
 #[derive(Clone, Debug)]
-pub struct DatumRule {
+pub struct PathRule {
     /// The key as written (`WindowsFeatures\Name`, `^LCM_Config\\.*`).
     pub name: String,
     pub kind: RuleKind,
     /// Where the key (or the default's value) is written; `Span::NONE` for built-in defaults.
     pub span: Span,
-    pub strategy: DatumStrategy,
+    pub strategy: RankedStrategy,
 }
 
 /// Every rule of one options file, in file order, plus the default (always rule 0).
 #[derive(Debug)]
-pub struct DatumRules {
-    /// Case-insensitive paths, keys and tuple values (Datum); `false` for plain merges.
+pub struct PathRules {
+    /// Case-insensitive paths, keys and item-key values; `false` for exact ones.
     pub fold: bool,
-    rules: Vec<DatumRule>,
+    rules: Vec<PathRule>,
     /// Some rule names a knockout prefix.
     knockout: bool,
     exact: FxHashMap<Vec<Box<str>>, usize>,
@@ -60,15 +60,15 @@ pub struct DatumRules {
     memo: RefCell<FxHashMap<String, (usize, Selected)>>,
 }
 
-impl DatumRules {
+impl PathRules {
     /// Whether any rule names a knockout prefix (else no value can hold a marker to strip).
     pub fn any_knockout(&self) -> bool {
         self.knockout
     }
 
     /// A table holding only its default rule (whose strategy id must be `RuleId(0)`).
-    pub fn new(fold: bool, default: DatumRule) -> DatumRules {
-        DatumRules {
+    pub fn new(fold: bool, default: PathRule) -> PathRules {
+        PathRules {
             fold,
             knockout: default.strategy.knockout_prefix.is_some(),
             rules: vec![default],
@@ -84,7 +84,7 @@ impl DatumRules {
     }
 
     /// Adds a rule. An exact path already present keeps its first rule; `false` says so.
-    pub fn push(&mut self, rule: DatumRule) -> bool {
+    pub fn push(&mut self, rule: PathRule) -> bool {
         let index = self.rules.len();
         match &rule.kind {
             RuleKind::Exact(segs) => {
@@ -101,22 +101,22 @@ impl DatumRules {
         true
     }
 
-    pub fn default_rule(&self) -> &DatumRule {
+    pub fn default_rule(&self) -> &PathRule {
         // Rule 0 always exists (see `new`).
         &self.rules[0]
     }
 
-    pub fn rule(&self, id: RuleId) -> &DatumRule {
+    pub fn rule(&self, id: RuleId) -> &PathRule {
         self.rules
             .get(id.0 as usize)
             .unwrap_or_else(|| self.default_rule())
     }
 
-    pub fn strategy(&self, id: RuleId) -> &DatumStrategy {
+    pub fn strategy(&self, id: RuleId) -> &RankedStrategy {
         &self.rule(id).strategy
     }
 
-    pub fn rules(&self) -> &[DatumRule] {
+    pub fn rules(&self) -> &[PathRule] {
         &self.rules
     }
 
@@ -130,7 +130,7 @@ impl DatumRules {
     }
 
     /// The rule for a path (segments as written in the data).
-    pub fn select<S: AsRef<str>>(&self, path: &[S]) -> (&DatumRule, Selected) {
+    pub fn select<S: AsRef<str>>(&self, path: &[S]) -> (&PathRule, Selected) {
         let joined = join(path);
         let memo_key = if self.fold {
             joined.to_lowercase()
@@ -161,7 +161,7 @@ impl DatumRules {
     }
 
     /// The rule written for exactly this path (exact or regex), if any.
-    pub fn explicit<S: AsRef<str>>(&self, path: &[S]) -> Option<&DatumRule> {
+    pub fn explicit<S: AsRef<str>>(&self, path: &[S]) -> Option<&PathRule> {
         match self.select(path) {
             (_, Selected::Default) => None,
             (rule, _) => Some(rule),
@@ -169,7 +169,7 @@ impl DatumRules {
     }
 }
 
-/// A path written with `\` separators, as Datum's regexes see it.
+/// A path written with `\` separators, as the regex rules see it.
 pub fn join<S: AsRef<str>>(path: &[S]) -> String {
     let mut out = String::new();
     for (i, s) in path.iter().enumerate() {

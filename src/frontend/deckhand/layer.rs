@@ -10,9 +10,7 @@ use super::doc::Doc;
 use super::{fail, Cx};
 use crate::error::{Error, Result};
 use crate::merge::{Engine, Outcome, RuleRef};
-use crate::strategy::{
-    DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, RuleSet, Stack,
-};
+use crate::strategy::{Origin, RuleSet, Stack};
 use crate::value::dpath::{self, DPath, Loc, PathError};
 use crate::value::{Kind, Node, Path, Span};
 
@@ -350,29 +348,7 @@ fn replace(
 /// The merge stack of one action: Deckhand's `deep_merge` (mappings recurse; lists, scalars
 /// and null replace), with the action as its rule.
 fn merge_stack(a: &Action<'_>) -> Stack {
-    let text = format!("merge {}", a.raw);
-    let origin = Origin::At(a.node.span);
-    Stack {
-        mergers: vec![
-            Merger {
-                spec: MergerSpec::Dict(DictOpts::new(DictMethod::Deep)),
-                text: text.clone(),
-                origin: origin.clone(),
-            },
-            Merger {
-                spec: MergerSpec::List(ListOpts {
-                    method: ListMethod::Whole,
-                    recurse_list: false,
-                    recurse_str: false,
-                    recurse_dict: false,
-                }),
-                text,
-                origin,
-            },
-        ],
-        replace_unhandled: true,
-        by_new_type: false,
-    }
+    Stack::deep(format!("merge {}", a.raw), Origin::At(a.node.span))
 }
 
 /// `jsonpath_replace` without a pattern: creates the path if nothing matches, then writes.

@@ -12,6 +12,7 @@
 //! and its rendered `data`. `--check-schemas` then validates each against the DataSchemas
 //! of the set (`schemas`).
 
+mod check;
 mod doc;
 mod layer;
 mod load;
@@ -217,7 +218,7 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
     let mut docs = docs;
     let (list, stream) = output(&mut docs, &parent, &plan, slots, !job.check_schemas);
     if job.check_schemas {
-        schemas::check(&list, &docs, sources)?;
+        check::check(&list, &docs, sources)?;
     }
     Ok(Rendered {
         doc: Node::list(list, Span::NONE),

@@ -1,17 +1,11 @@
 //! DataSchemas: `deckhand/DataSchema/v1` documents whose `metadata.name` is a document
-//! schema (`a/B/v1`) and whose `data` is a JSON schema. `--check-schemas` validates each
-//! rendered, concrete document's `data` against the schema for its kind, as Deckhand's
-//! post-render validation does (`DataSchemaValidator`, Draft 4, no format checks): the
-//! built-in kinds (LayeringPolicy, ValidationPolicy, the secret kinds) with Deckhand's own
-//! rules, any other kind with the DataSchema of the set (the first of a name wins). Every
-//! violation is reported at once: the value's position, the JSON Pointer of the value, the
-//! rule and where the rule is written.
+//! schema (`a/B/v1`) and whose `data` is a JSON schema, compiled and applied to a document's
+//! `data` (Draft 4, no format checks, as Deckhand's `DataSchemaValidator`): each violation
+//! with the value's position, its JSON Pointer, the rule and where the rule is written.
+//! `check` uses them for `--check-schemas`.
 
-use super::doc::Doc;
-use super::fail;
-use crate::error::Result;
 use crate::merge::key_text;
-use crate::value::{Kind, Node, Path, Seg, SourceMap, Span};
+use crate::value::{Kind, Node, Path, Seg, Span};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
@@ -112,7 +106,7 @@ impl DataSchemas {
     }
 
     /// Violations with the offending value's position and the rule's.
-    fn violations_at(&self, schema: &str, data: &Node) -> Vec<(String, Span, Span)> {
+    pub fn violations_at(&self, schema: &str, data: &Node) -> Vec<(String, Span, Span)> {
         let Some(rules) = self.schema_for(schema) else {
             return Vec::new();
         };
@@ -154,48 +148,4 @@ impl DataSchemas {
             })
             .collect()
     }
-}
-
-/// `--check-schemas` over the rendered documents.
-pub fn check(rendered: &[Node], docs: &[Doc], sources: &SourceMap) -> Result<()> {
-    let nodes: Vec<Node> = docs.iter().map(|d| d.node.clone()).collect();
-    let schemas = DataSchemas::from_nodes(&nodes);
-    let mut found: Vec<(String, Span)> = Vec::new();
-    for doc in rendered {
-        let schema = doc.get("schema").and_then(Node::as_str).unwrap_or("");
-        let name = doc
-            .get("metadata")
-            .and_then(|m| m.get("name"))
-            .map_or(String::new(), super::doc::text);
-        let data = doc.get("data").cloned().unwrap_or(Node::null(doc.span));
-        let title = format!("[{schema}] {name}");
-        let mut builtin = super::validate::builtin_violations(schema, &data);
-        if let Some(v) = builtin.as_mut() {
-            for (m, at) in v.drain(..) {
-                found.push((
-                    format!("{title} {m} (Deckhand's built-in schema for {schema})"),
-                    at,
-                ));
-            }
-            continue;
-        }
-        for (m, at, rule) in schemas.violations_at(schema, &data) {
-            let rule_at = sources
-                .locate(rule)
-                .map_or_else(|| "(built in)".into(), |l| l.to_string());
-            found.push((format!("{title} {m} (rule at {rule_at})"), at));
-        }
-    }
-    let Some((first, at)) = found.first() else {
-        return Ok(());
-    };
-    let mut e = fail(
-        None,
-        format!("{} value(s) violate their DataSchema: {first}", found.len()),
-        *at,
-    );
-    for (m, at) in found.iter().skip(1) {
-        e = e.note(m.clone(), *at);
-    }
-    Err(e.hint("fix the values, or the DataSchema (a deckhand/DataSchema/v1 document named after the document's schema)"))
 }

@@ -3,10 +3,11 @@
 //! strata's error — what met what, where, the parameter and its strategy, the exception as
 //! Heat's log shows it, and what to change.
 
+use super::env::{describe, pytype};
 use super::types::PType;
 use crate::error::{Error, ErrorKind};
 use crate::merge::{MergeError, RuleRef};
-use crate::value::{Kind, Node, SourceMap};
+use crate::value::{Kind, SourceMap};
 
 /// The parameter being merged, for messages.
 #[derive(Debug)]
@@ -15,37 +16,6 @@ pub struct Site {
     pub ptype: PType,
     pub file: String,
     pub rule: RuleRef,
-}
-
-/// Python's type name, as Heat's crash messages show it (Heat reads timestamps as strings).
-pub fn pytype(n: &Node) -> &'static str {
-    match n.kind {
-        Kind::Null => "NoneType",
-        Kind::Bool(_) => "bool",
-        Kind::Int(_) | Kind::BigInt(_) => "int",
-        Kind::Float(_) => "float",
-        Kind::Str(_) | Kind::Timestamp(_) => "str",
-        Kind::Bytes(_) => "bytes",
-        Kind::List(_) => "list",
-        Kind::Map(_) => "dict",
-        Kind::Set(_) => "set",
-        Kind::Tuple(_) => "tuple",
-    }
-}
-
-/// A value's kind in words.
-pub fn describe(n: &Node) -> &'static str {
-    match n.kind {
-        Kind::Null => "null",
-        Kind::Bool(_) => "a boolean",
-        Kind::Int(_) | Kind::BigInt(_) | Kind::Float(_) => "a number",
-        Kind::Str(_) | Kind::Timestamp(_) => "a string",
-        Kind::Bytes(_) => "binary data",
-        Kind::List(_) => "a list",
-        Kind::Map(_) => "a mapping",
-        Kind::Set(_) => "a set",
-        Kind::Tuple(_) => "a pair",
-    }
 }
 
 /// The error for a merge Heat would crash on.

@@ -104,7 +104,7 @@ pub fn load(
             format!(
                 "The environment is not a valid YAML mapping data type. ({} holds {})",
                 file.name,
-                super::crash::describe(&doc)
+                describe(&doc)
             ),
         )
         .at(doc.span)
@@ -137,7 +137,7 @@ pub fn load(
                 if value.as_map().is_none() {
                     return Err(Error::new(
                         ErrorKind::Directive,
-                        format!("{STRATEGIES} must be a mapping, not {}", super::crash::describe(&value)),
+                        format!("{STRATEGIES} must be a mapping, not {}", describe(&value)),
                     )
                     .at(value.span)
                     .hint(format!("write {STRATEGIES}: {{default: merge, SomeParameter: deep_merge}} (Heat crashes on anything else)")));
@@ -219,7 +219,7 @@ fn check_section(
             format!(
                 "section '{}' is {}, not a {want}: Heat skips it",
                 section.name(),
-                super::crash::describe(&value)
+                describe(&value)
             ),
             key,
         ));
@@ -230,7 +230,7 @@ fn check_section(
         format!(
             "section '{}' must be a {want}, not {}",
             section.name(),
-            super::crash::describe(&value)
+            describe(&value)
         ),
     )
     .at(value.span)
@@ -240,3 +240,34 @@ fn check_section(
 }
 
 pub use crate::value::py::py_truthy as truthy;
+
+/// Python's type name, as Heat's crash messages show it (Heat reads timestamps as strings).
+pub fn pytype(n: &Node) -> &'static str {
+    match n.kind {
+        Kind::Null => "NoneType",
+        Kind::Bool(_) => "bool",
+        Kind::Int(_) | Kind::BigInt(_) => "int",
+        Kind::Float(_) => "float",
+        Kind::Str(_) | Kind::Timestamp(_) => "str",
+        Kind::Bytes(_) => "bytes",
+        Kind::List(_) => "list",
+        Kind::Map(_) => "dict",
+        Kind::Set(_) => "set",
+        Kind::Tuple(_) => "tuple",
+    }
+}
+
+/// A value's kind in words.
+pub fn describe(n: &Node) -> &'static str {
+    match n.kind {
+        Kind::Null => "null",
+        Kind::Bool(_) => "a boolean",
+        Kind::Int(_) | Kind::BigInt(_) | Kind::Float(_) => "a number",
+        Kind::Str(_) | Kind::Timestamp(_) => "a string",
+        Kind::Bytes(_) => "binary data",
+        Kind::List(_) => "a list",
+        Kind::Map(_) => "a mapping",
+        Kind::Set(_) => "a set",
+        Kind::Tuple(_) => "a pair",
+    }
+}

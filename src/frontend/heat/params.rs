@@ -4,8 +4,8 @@
 //! non-null parameters by type and strategy); every other section through a one-level
 //! `merge_map`.
 
-use super::crash::{describe, Site};
-use super::env::{truthy, EnvFile, Section};
+use super::crash::Site;
+use super::env::{describe, truthy, EnvFile, Section};
 use super::specs::{added_entries, How};
 use super::strategy::{FileStrategies, Name};
 use super::types::PType;

@@ -55,7 +55,7 @@ pub fn apply(
             ErrorKind::Directive,
             format!(
                 "{SEED} must be a mapping, not {}",
-                super::crash::describe(value)
+                super::env::describe(value)
             ),
         )
         .at(value.span)

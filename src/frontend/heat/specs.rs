@@ -150,22 +150,20 @@ impl Heat<'_> {
             .recording_containers();
         let merged = engine.merge_with(&self.path, spec, old, new);
         let notices = std::mem::take(&mut engine.notices);
+        // Heat's stack has no ranked merger: a join is the only notice it can raise.
         for n in notices {
-            match n.what {
-                NoticeKind::JoinedWithoutSeparator { old, new } => {
-                    let joined = format!("{old}{new}");
-                    self.warnings.push(
-                        Warning::new(
-                            format!(
-                                "Heat concatenates strings under '{}' without a separator: '{}' = '{old}' + '{new}'",
-                                n.rule,
-                                short(&joined)
-                            ),
-                            n.span,
-                        )
-                        .with_path(n.path),
-                    );
-                }
+            if let NoticeKind::JoinedWithoutSeparator { rule, old, new } = n.what {
+                let joined = format!("{old}{new}");
+                self.warnings.push(
+                    Warning::new(
+                        format!(
+                            "Heat concatenates strings under '{rule}' without a separator: '{}' = '{old}' + '{new}'",
+                            short(&joined)
+                        ),
+                        n.span,
+                    )
+                    .with_path(n.path),
+                );
             }
         }
         merged

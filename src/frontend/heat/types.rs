@@ -2,7 +2,7 @@
 //! (HOT `parameters: NAME: {type: T}`, or CFN `Parameters: NAME: {Type: T}`), or — without a
 //! template — inferred from the first non-null value of each parameter.
 
-use super::env::{EnvFile, Section};
+use super::env::{describe, EnvFile, Section};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Key, Kind, Node};
 use rustc_hash::FxHashMap;
@@ -74,10 +74,7 @@ impl Schema {
         let Some(top) = doc.as_map() else {
             return Err(Error::new(
                 ErrorKind::Parse,
-                format!(
-                    "the template must be a mapping, not {}",
-                    super::crash::describe(doc)
-                ),
+                format!("the template must be a mapping, not {}", describe(doc)),
             )
             .at(doc.span)
             .hint("give a HOT template: heat_template_version, parameters, resources"));
@@ -99,7 +96,7 @@ impl Schema {
                 ErrorKind::Parse,
                 format!(
                     "the template's parameters must be a mapping, not {}",
-                    super::crash::describe(section)
+                    describe(section)
                 ),
             )
             .at(section.span)

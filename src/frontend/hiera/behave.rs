@@ -6,9 +6,9 @@
 
 use super::deep::{Alias, Deep, DeepOpts};
 use super::ruby;
-use crate::merge::{RuleRef, Trace};
-use crate::strategy::Origin;
-use crate::value::{Kind, Node, Path, Span};
+use crate::merge::{Engine, RuleRef, Trace};
+use crate::strategy::{DictMethod, DictOpts, Merger, MergerSpec, Origin, RuleSet, Stack};
+use crate::value::{Kind, Node, Span};
 use regex::Regex;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,40 +197,31 @@ impl Behaviour {
             Name::Hash => {
                 check_hash("The first element of the merge", &memo)?;
                 check_hash("The second element of the merge", &value)?;
-                // value.merge(memo): lower keys first, higher values win.
-                let (Kind::Map(high), Kind::Map(mut low)) = (memo.kind, value.kind) else {
-                    return Err("hash merge of non-hashes".into());
-                };
-                let mut trace = trace;
-                for (k, v) in high.into_iter() {
-                    if let Some(t) = trace.as_deref_mut() {
-                        let old = low.get(&k).map(crate::merge::Prior::of);
-                        let mut path = Path::root();
-                        path.push_key(&crate::merge::key_cow(&k.0));
-                        t.push(crate::merge::Step {
-                            layer: t.layer,
-                            path,
-                            outcome: if old.is_some() {
-                                crate::merge::Outcome::Replaced
-                            } else {
-                                crate::merge::Outcome::Added
-                            },
-                            rule: rule.clone(),
-                            value: v.span,
-                            overrode: old.into_iter().collect(),
-                            others: Vec::new(),
-                        });
-                    }
-                    low.insert(k, v);
-                }
-                Ok(Node::new(Kind::Map(low), value.span))
+                // `value.merge(memo)`: lower keys first, higher values win — a one-level
+                // `Dict Replace` with the lower value as the old side.
+                let rule = rule.unwrap_or_else(|| RuleRef {
+                    text: "hash".into(),
+                    origin: self.origin.clone(),
+                });
+                let rules = RuleSet::single(Stack {
+                    mergers: vec![Merger {
+                        spec: MergerSpec::Dict(DictOpts::new(DictMethod::Replace)),
+                        text: rule.text,
+                        origin: rule.origin,
+                    }],
+                    replace_unhandled: false,
+                    by_new_type: false,
+                });
+                Engine::new(&rules, trace)
+                    .merge_layer(value, memo)
+                    .map_err(|(e, _)| e.message)
             }
             Name::Deep => {
                 let mut d = Deep {
                     opts: &self.deep,
                     trace,
                     rule,
-                    path: Path::root(),
+                    path: crate::value::Path::root(),
                 };
                 d.merge(memo, value, Alias::Distinct)
             }

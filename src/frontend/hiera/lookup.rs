@@ -8,73 +8,22 @@
 //! keys. Data files are read once; found values are interpolated; recursion is an error.
 
 use super::behave::{Behaviour, Name};
-use super::config::{Config, Format};
+use super::config::Format;
 use super::interp::{self, Interp, Seg};
-use super::locate::{self, Files, Location};
-use super::options::Options;
+use super::locate::{self, Location};
 use super::report::{say, value as show, Log};
-use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontend::{add_text_input, built_from, Settings};
+use super::state::Hiera;
+use crate::error::{Error, ErrorKind, Result};
+use crate::frontend::{add_text_input, built_from};
 use crate::load;
-use crate::merge::{Outcome, Step, Trace};
-use crate::value::{Key, Map, Node, Path as VPath, SourceMap, Span};
-use rustc_hash::FxHashMap;
-use std::path::{Path, PathBuf};
+use crate::merge::{Outcome, Step};
+use crate::value::{Key, Map, Node, Path as VPath, Span};
+use std::path::Path;
 
 /// Deepest chain of lookups inside interpolations (each one recurses).
 const MAX_NESTING: usize = 64;
 
-/// Everything one run of lookups shares.
-pub struct Hiera<'a> {
-    pub config: Config,
-    pub config_name: String,
-    pub root: PathBuf,
-    pub scope: Map,
-    pub files: &'a mut dyn Files,
-    pub sources: &'a mut SourceMap,
-    pub settings: &'a Settings,
-    pub warnings: Vec<Warning>,
-    pub trace: Option<Trace>,
-    pub log: Option<Log>,
-    /// Where each location was searched, for the not-found message: (path, found?).
-    pub searched: Vec<(String, &'static str)>,
-    levels: Option<Vec<Vec<Location>>>,
-    data: FxHashMap<PathBuf, Option<Node>>,
-    pub(super) options: Option<Options>,
-    stack: Vec<String>,
-}
-
-impl<'a> Hiera<'a> {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        config: Config,
-        config_name: String,
-        root: PathBuf,
-        scope: Map,
-        files: &'a mut dyn Files,
-        sources: &'a mut SourceMap,
-        settings: &'a Settings,
-        explain_levels: bool,
-    ) -> Hiera<'a> {
-        Hiera {
-            config,
-            config_name,
-            root,
-            scope,
-            files,
-            sources,
-            settings,
-            warnings: Vec::new(),
-            trace: settings.explain.then(Trace::default),
-            log: explain_levels.then(Log::default),
-            searched: Vec::new(),
-            levels: None,
-            data: FxHashMap::default(),
-            options: None,
-            stack: Vec::new(),
-        }
-    }
-
+impl Hiera<'_> {
     /// Every level's locations (interpolated once).
     pub fn locations(&mut self) -> Result<&Vec<Vec<Location>>> {
         if self.levels.is_none() {
@@ -405,7 +354,7 @@ impl<'a> Hiera<'a> {
         let Some((ty, span)) = self.options.as_ref().and_then(|o| o.convert_to(root)) else {
             return Ok(v);
         };
-        super::options::convert(&ty, v, span)
+        super::ruby::convert(&ty, v, span)
     }
 }
 

@@ -3,7 +3,8 @@
 //! scope (facts as top-scope variables, `facts`, `trusted`), the one-key and whole-document
 //! modes, and the not-found message. `config` reads hiera.yaml, `locate` the levels'
 //! locations, `interp` interpolation and key syntax, `options` lookup_options, `behave` and
-//! `deep` Puppet's merge behaviours, `lookup` the search itself, `report` `--explain-levels`.
+//! `deep` Puppet's merge behaviours, `state` a run's state, `lookup` the search itself,
+//! `report` `--explain-levels`.
 
 pub mod behave;
 pub mod config;
@@ -14,6 +15,7 @@ pub mod lookup;
 pub mod options;
 pub mod report;
 pub mod ruby;
+pub mod state;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{add_text_input, built_from, Input, Rendered, Settings};
@@ -22,7 +24,7 @@ use crate::strategy::Origin;
 use crate::value::{Key, Kind, Map, Node, Seg, SourceMap, Span};
 use behave::Behaviour;
 pub use locate::Files;
-use lookup::Hiera;
+use state::Hiera;
 use std::path::PathBuf;
 
 /// The explicit merge of the command line (`--merge` and the deep options).

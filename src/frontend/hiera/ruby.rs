@@ -1,8 +1,10 @@
 //! Ruby's view of data values, as Puppet's Hiera sees them: truthiness (`nil` and `false`),
 //! `eql?` (for `Array#|` and `uniq`: `1`, `1.0` and `true` are distinct, hashes compare
 //! unordered), `<=>` for `sort!` (mixed types fail as Ruby does), the Puppet type names used in
-//! type-assertion messages, and the string a value becomes when interpolated (`to_s`).
+//! type-assertion messages, the string a value becomes when interpolated (`to_s`), and
+//! `convert_to` for the few Puppet types strata converts.
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Kind, Node, Span};
 use rustc_hash::FxHasher;
 use std::cmp::Ordering;
@@ -248,6 +250,56 @@ pub fn quote(s: &str) -> String {
 /// A string node at `span`.
 pub fn string(s: impl Into<String>, span: Span) -> Node {
     Node::str(s.into(), span)
+}
+
+/// `convert_to`: `Array` (a hash becomes `[key, value]` pairs, a scalar a one-item array),
+/// `String` and `Integer` / `Float` / `Numeric` from their usual forms.
+pub fn convert(ty: &Node, v: Node, at: Span) -> Result<Node> {
+    let ty_text = match &ty.kind {
+        Kind::List(items) => items.first().and_then(text).unwrap_or_default(),
+        _ => text(ty).unwrap_or_default(),
+    };
+    let fail = |m: String| Error::new(ErrorKind::Directive, m).at(at);
+    let span = v.span;
+    match ty_text {
+        "Array" => Ok(match v.kind {
+            Kind::List(_) => v,
+            Kind::Map(m) => Node::list(
+                m.into_iter()
+                    .map(|(k, v)| Node::list(vec![k.0, v], span))
+                    .collect::<Vec<_>>(),
+                span,
+            ),
+            kind => Node::list(vec![Node::new(kind, span)], span),
+        }),
+        "String" => Ok(match &v.kind {
+            Kind::Str(_) => v,
+            _ => Node::str(to_s(&v), span),
+        }),
+        "Integer" | "Float" | "Numeric" => {
+            let t = text(&v).map(|s| s.trim().to_string());
+            let n = match (&v.kind, t) {
+                (Kind::Int(i), _) if ty_text != "Float" => Some(Kind::Int(*i)),
+                (Kind::Int(i), _) => Some(Kind::Float(*i as f64)),
+                (Kind::Float(f), _) if ty_text == "Integer" => Some(Kind::Int(f.trunc() as i64)),
+                (Kind::Float(f), _) => Some(Kind::Float(*f)),
+                (_, Some(s)) if ty_text != "Float" && s.parse::<i64>().is_ok() => {
+                    s.parse::<i64>().ok().map(Kind::Int)
+                }
+                (_, Some(s)) => s.parse::<f64>().ok().map(Kind::Float),
+                _ => None,
+            };
+            n.map(|k| Node::new(k, span)).ok_or_else(|| {
+                fail(format!(
+                    "The convert_to lookup_option raised error: cannot convert {} to {ty_text}",
+                    inspect(&v)
+                ))
+            })
+        }
+        other => Err(fail(format!(
+            "convert_to '{other}' is not supported by strata (it converts to Array, String, Integer, Float, Numeric)"
+        ))),
+    }
 }
 
 #[cfg(test)]

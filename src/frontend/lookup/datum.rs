@@ -13,7 +13,7 @@ use super::ReadFile;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{file_span, Input, Settings};
 use crate::merge::key_text;
-use crate::strategy::selector::DatumRules;
+use crate::strategy::selector::PathRules;
 use crate::value::{Kind, Node, SourceMap, Span};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -117,7 +117,7 @@ pub fn prepare<'a, 'r>(
     sources: &'a mut SourceMap,
     settings: &'a Settings,
     warnings: &mut Vec<Warning>,
-) -> Result<(Tree<'a, 'r>, DatumRules, Option<Node>)> {
+) -> Result<(Tree<'a, 'r>, PathRules, Option<Node>)> {
     let datum_name = datum.name.clone();
     let def = load_input(datum, sources, settings, warnings)?;
     let Some(def) = def.filter(|d| d.as_map().is_some()) else {

@@ -8,7 +8,7 @@ use super::rules::{compile, get_ci, Fallback};
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{add_text_input, built_from, Input, Settings};
 use crate::load;
-use crate::strategy::selector::DatumRules;
+use crate::strategy::selector::PathRules;
 use crate::value::{Node, SourceMap};
 
 /// Loads one YAML (single document) or JSON input; `None` for a YAML file with no document.
@@ -41,7 +41,7 @@ pub fn rules_from_doc(
     fold: bool,
     fallback: Fallback,
     warnings: &mut Vec<Warning>,
-) -> Result<DatumRules> {
+) -> Result<PathRules> {
     let Some(doc) = doc.filter(|d| !d.is_null()) else {
         return compile(None, None, fold, fallback, warnings);
     };
@@ -70,7 +70,7 @@ pub fn prepare(
     sources: &mut SourceMap,
     settings: &Settings,
     warnings: &mut Vec<Warning>,
-) -> Result<(DocLayers, DatumRules, Option<Node>)> {
+) -> Result<(DocLayers, PathRules, Option<Node>)> {
     let mut docs = Vec::with_capacity(layers.len());
     for input in layers {
         docs.push(load_input(input, sources, settings, warnings)?);

@@ -5,6 +5,7 @@
 
 pub mod datum;
 pub mod layers;
+pub mod names;
 pub mod plain;
 pub mod resolve;
 pub mod rules;

@@ -6,11 +6,11 @@
 //! configuration it lists. Trace steps and warnings are re-rooted under the key they belong to.
 
 use crate::error::{Result, Warning};
-use crate::merge::datum::{
-    find_key, fold_index, fold_text, is_bare_marker, key_str, strip_markers, DatumCtx,
-};
+use crate::merge::fold::{find_key, fold_index, fold_text, key_str};
+use crate::merge::knockout::{is_bare_marker, strip_markers};
+use crate::merge::rank_ctx::RankCtx;
 use crate::merge::{key_text, Engine, Outcome, RuleRef, Step, Trace};
-use crate::strategy::selector::DatumRules;
+use crate::strategy::selector::PathRules;
 use crate::strategy::{Merger, MergerSpec, RuleSet, Stack};
 use crate::value::{Key, Kind, Map, Node, Path, Seg, Span};
 use rustc_hash::FxHashMap;
@@ -115,7 +115,7 @@ impl LayerSource for DocLayers {
 
 /// Output of a run: trace and warnings collected along the way.
 pub struct Run<'t> {
-    pub rules: &'t DatumRules,
+    pub rules: &'t PathRules,
     pub trace: Option<&'t mut Trace>,
     pub warnings: &'t mut Vec<Warning>,
 }
@@ -131,12 +131,12 @@ impl Run<'_> {
         let rules = self.rules;
         let (rule, _) = rules.select(path);
         let strategy = &rule.strategy;
-        let ctx = DatumCtx::new(rules, path);
+        let ctx = RankCtx::new(rules, path, super::names::scalar_rule());
         let set = RuleSet::single(Stack {
             mergers: vec![Merger {
-                spec: MergerSpec::Datum(strategy.id),
-                text: strategy.merge_hash.rule.text.clone(),
-                origin: strategy.merge_hash.rule.origin.clone(),
+                spec: MergerSpec::Ranked(strategy.id),
+                text: strategy.maps.rule.text.clone(),
+                origin: strategy.maps.rule.origin.clone(),
             }],
             replace_unhandled: false,
             by_new_type: false,
@@ -169,7 +169,7 @@ impl Run<'_> {
                     value
                 }
                 Some(old) => {
-                    let mut engine = Engine::with_datum(&set, &ctx, self.trace.as_deref_mut());
+                    let mut engine = Engine::with_ranked(&set, &ctx, self.trace.as_deref_mut());
                     match engine.merge_layer(old, value) {
                         Ok(merged) => merged,
                         Err((_, old)) => old,
@@ -177,7 +177,9 @@ impl Run<'_> {
                 }
             });
         }
-        self.warnings.extend(ctx.take_warnings());
+        let notices = ctx.take_notices();
+        self.warnings
+            .extend(notices.into_iter().map(super::names::notice_warning));
         Ok(match acc {
             None => Found::Nothing,
             Some(n) if is_bare_marker(&n, strategy) => Found::KnockedOut(n.span),

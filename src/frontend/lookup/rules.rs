@@ -1,16 +1,15 @@
-//! `default_lookup_options` + `lookup_options` → a `DatumRules` table. A rule is a preset name
+//! `default_lookup_options` + `lookup_options` → a `PathRules` table. A rule is a preset name
 //! (`hash`) or a map of behaviours (`merge_hash`, `merge_basetype_array`, `merge_hash_array`,
 //! `merge_options: {knockout_prefix, tuple_keys}`); setting names are case-insensitive. Keys
 //! are exact paths (`A\B`, `A/B`, `/A/B`) or regexes (`^...`). Names Datum reads loosely (by
 //! their start, or as a fallback) give a warning; a value of the wrong shape or an invalid
 //! regex is an error at its file:line:col. Shared by `strata lookup` and `strata merge --rules`.
 
+use super::names::{self, field_rule, NameMatch, Preset};
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::merge::key_text;
-use crate::strategy::datum::{
-    self, field_rule, DatumStrategy, Field, HashMode, NameMatch, Preset, RuleId,
-};
-use crate::strategy::selector::{split_path, DatumRule, DatumRules, RuleKind};
+use crate::strategy::ranked::{Field, MapMode, RankedStrategy, RuleId};
+use crate::strategy::selector::{split_path, PathRule, PathRules, RuleKind};
 use crate::strategy::Origin;
 use crate::value::{Kind, Node, Span};
 
@@ -38,26 +37,26 @@ pub fn compile(
     fold: bool,
     fallback: Fallback,
     warnings: &mut Vec<Warning>,
-) -> Result<DatumRules> {
+) -> Result<PathRules> {
     let id0 = RuleId(0);
     let default_strategy = match default.filter(|d| !d.is_null()) {
         Some(d) => strategy_of(id0, d, "default_lookup_options", warnings)?,
         None => match fallback {
-            Fallback::Datum => DatumStrategy::from_preset(
+            Fallback::Datum => RankedStrategy::from_preset(
                 id0,
                 Preset::MostSpecific,
                 "default",
                 &Origin::Default("Datum default: MostSpecific".into()),
             ),
-            Fallback::PlainMerge => DatumStrategy::plain_deep(
+            Fallback::PlainMerge => RankedStrategy::plain_deep(
                 id0,
                 &Origin::Default("strata merge --rules default".into()),
             ),
         },
     };
-    let mut rules = DatumRules::new(
+    let mut rules = PathRules::new(
         fold,
-        DatumRule {
+        PathRule {
             name: "default_lookup_options".into(),
             kind: RuleKind::Default,
             span: default.map_or(Span::NONE, |d| d.span),
@@ -115,7 +114,7 @@ pub fn compile(
             _ => format!("exact rule '{name}'"),
         };
         let strategy = strategy_of(id, value, &label, warnings)?;
-        let pushed = rules.push(DatumRule {
+        let pushed = rules.push(PathRule {
             name: name.clone(),
             kind,
             span: key.span(),
@@ -140,9 +139,9 @@ fn text_of<'a>(value: &'a Node, what: &str) -> Result<&'a str> {
         .at(value.span)
         .hint(format!(
             "write one of: merge_hash {}; merge_basetype_array {}; merge_hash_array {}",
-            datum::HASH_NAMES,
-            datum::ARRAY_NAMES,
-            datum::HASH_ARRAY_NAMES
+            names::HASH_NAMES,
+            names::ARRAY_NAMES,
+            names::HASH_ARRAY_NAMES
         ))
     })
 }
@@ -174,7 +173,7 @@ fn strategy_of(
     value: &Node,
     label: &str,
     warnings: &mut Vec<Warning>,
-) -> Result<DatumStrategy> {
+) -> Result<RankedStrategy> {
     match &value.kind {
         Kind::Str(name) => {
             let origin = Origin::At(value.span);
@@ -185,7 +184,7 @@ fn strategy_of(
                 ));
                 Preset::MostSpecific
             });
-            Ok(DatumStrategy::from_preset(id, preset, label, &origin))
+            Ok(RankedStrategy::from_preset(id, preset, label, &origin))
         }
         Kind::Map(_) => custom(id, value, label, warnings),
         _ => Err(Error::new(
@@ -205,12 +204,12 @@ fn custom(
     value: &Node,
     label: &str,
     warnings: &mut Vec<Warning>,
-) -> Result<DatumStrategy> {
+) -> Result<RankedStrategy> {
     let at = |v: &Node| Origin::At(v.span);
     let missing = Origin::At(value.span);
-    let mut s = DatumStrategy::from_preset(id, Preset::MostSpecific, label, &missing);
-    s.merge_hash = Field {
-        value: HashMode::Hash,
+    let mut s = RankedStrategy::from_preset(id, Preset::MostSpecific, label, &missing);
+    s.maps = Field {
+        value: MapMode::TopKeys,
         rule: field_rule(
             id,
             "merge_hash",
@@ -219,9 +218,8 @@ fn custom(
             missing.clone(),
         ),
     };
-    s.merge_basetype_array.rule.text =
-        format!("merge_basetype_array: MostSpecific (not set) ({label})");
-    s.merge_hash_array.rule.text = format!("merge_hash_array: MostSpecific (not set) ({label})");
+    s.lists.rule.text = format!("merge_basetype_array: MostSpecific (not set) ({label})");
+    s.map_lists.rule.text = format!("merge_hash_array: MostSpecific (not set) ({label})");
     let Some(map) = value.as_map() else {
         return Ok(s);
     };
@@ -230,27 +228,27 @@ fn custom(
         match name.to_ascii_lowercase().as_str() {
             "merge_hash" => {
                 let t = text_of(v, "merge_hash")?;
-                let (mode, how) = datum::parse_hash_mode(t);
-                loose_name(warnings, "merge_hash", t, mode.name(), how, datum::HASH_NAMES, v.span);
-                s.merge_hash = Field {
+                let (mode, how) = names::parse_hash_mode(t);
+                loose_name(warnings, "merge_hash", t, mode.name(), how, names::HASH_NAMES, v.span);
+                s.maps = Field {
                     value: mode,
                     rule: field_rule(id, "merge_hash", mode.name(), label, at(v)),
                 };
             }
             "merge_basetype_array" => {
                 let t = text_of(v, "merge_basetype_array")?;
-                let (mode, how) = datum::parse_array_mode(t);
-                loose_name(warnings, "merge_basetype_array", t, mode.name(), how, datum::ARRAY_NAMES, v.span);
-                s.merge_basetype_array = Field {
+                let (mode, how) = names::parse_array_mode(t);
+                loose_name(warnings, "merge_basetype_array", t, mode.name(), how, names::ARRAY_NAMES, v.span);
+                s.lists = Field {
                     value: mode,
                     rule: field_rule(id, "merge_basetype_array", mode.name(), label, at(v)),
                 };
             }
             "merge_hash_array" => {
                 let t = text_of(v, "merge_hash_array")?;
-                let (mode, how) = datum::parse_hash_array_mode(t);
-                loose_name(warnings, "merge_hash_array", t, mode.name(), how, datum::HASH_ARRAY_NAMES, v.span);
-                s.merge_hash_array = Field {
+                let (mode, how) = names::parse_hash_array_mode(t);
+                loose_name(warnings, "merge_hash_array", t, mode.name(), how, names::HASH_ARRAY_NAMES, v.span);
+                s.map_lists = Field {
                     value: mode,
                     rule: field_rule(id, "merge_hash_array", mode.name(), label, at(v)),
                 };
@@ -273,7 +271,7 @@ fn merge_options(
     id: RuleId,
     value: &Node,
     label: &str,
-    s: &mut DatumStrategy,
+    s: &mut RankedStrategy,
     warnings: &mut Vec<Warning>,
 ) -> Result<()> {
     if value.is_null() {
@@ -347,7 +345,7 @@ fn merge_options(
                         .hint("name the keys that identify an item, e.g. tuple_keys: [Name]"));
                 }
                 let text = keys.iter().map(|k| &**k).collect::<Vec<_>>().join(", ");
-                s.tuple_keys = Some(Field {
+                s.item_keys = Some(Field {
                     value: keys,
                     rule: field_rule(id, "tuple_keys", &text, label, Origin::At(v.span)),
                 });

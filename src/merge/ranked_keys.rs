@@ -1,12 +1,12 @@
-//! Hashing and equality for Datum's array merges: hash chains (entry ids in insertion order,
+//! Hashing and equality for the ranked list merges: hash chains (entry ids in insertion order,
 //! each hash's entries newest first), a typed hash consistent with `Node`'s equality (Unique),
 //! a folded hash consistent with PowerShell-like `-eq` (tuple values: strings
 //! case-insensitively, a number equal to its decimal text), and the tuple-key helpers
 //! (which keys identify an item, an item's tuple hash, knockout marker items).
 
-use super::datum::{eq_fold, key_str};
+use super::fold::{eq_fold, key_str};
 use super::key_text;
-use crate::strategy::datum::{DatumStrategy, HashArrayMode};
+use crate::strategy::ranked::{MapListMode, RankedStrategy};
 use crate::value::{Key, Kind, Node};
 use rustc_hash::{FxHashMap, FxHasher};
 use std::fmt::Write as _;
@@ -202,24 +202,21 @@ pub(super) fn hash_of(n: &Node, fold: bool) -> u64 {
     h.finish()
 }
 
-/// What identifies an item of a hash array.
+/// What identifies an item of a list of maps.
 pub(super) enum TupleKeys {
     Keys(Vec<Box<str>>),
     /// No tuple keys: the whole item.
     Whole,
 }
 
-/// The rule's tuple keys; without them DeepTuple uses the first item's keys (as Datum does)
-/// and UniqueKeyValTuples whole items.
-pub(super) fn tuple_keys(s: &DatumStrategy, items: &[Node]) -> TupleKeys {
-    if let Some(f) = &s.tuple_keys {
+/// The rule's item keys; without them MergeByKeys uses the first item's keys and FirstByKeys
+/// whole items.
+pub(super) fn tuple_keys(s: &RankedStrategy, items: &[Node]) -> TupleKeys {
+    if let Some(f) = &s.item_keys {
         return TupleKeys::Keys(f.value.clone());
     }
-    match (
-        s.merge_hash_array.value,
-        items.first().and_then(Node::as_map),
-    ) {
-        (HashArrayMode::DeepTuple, Some(first)) => {
+    match (s.map_lists.value, items.first().and_then(Node::as_map)) {
+        (MapListMode::MergeByKeys, Some(first)) => {
             TupleKeys::Keys(first.keys().map(|k| key_text(&k.0).into()).collect())
         }
         _ => TupleKeys::Whole,

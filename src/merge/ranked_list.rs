@@ -1,18 +1,21 @@
-//! Datum's array merges, in linear time: `Unique` / `Sum` for arrays of scalars and `Sum` /
-//! `UniqueKeyValTuples` / `DeepTuple` for arrays of maps. Items are found through hash chains
-//! (FxHash of the item, or of its tuple-key values) and compared only within a chain, never
-//! pairwise. Unique compares typed and case-sensitively (`Select-Object -Unique`); tuple values
-//! compare as PowerShell's `-eq` does in the common cases when the rules fold (Datum): strings
-//! case-insensitively, a number equal to its decimal text. Knockout markers (`--item`,
-//! `Name: --x`) of the more specific side drop equal items of the less specific side.
+//! The ranked merge's list merges, in linear time: `Union` / `Concat` for lists of scalars and
+//! `Concat` / `FirstByKeys` / `MergeByKeys` for lists of maps. Items are found through hash
+//! chains (FxHash of the item, or of its item-key values) and compared only within a chain,
+//! never pairwise. Union compares typed and case-sensitively (PowerShell's
+//! `Select-Object -Unique`); item-key values compare, when the rules fold, as PowerShell's
+//! `-eq` does in the common cases: strings case-insensitively, a number equal to its decimal
+//! text. Knockout markers (`--item`, `Name: --x`) of the more specific side drop equal items
+//! of the less specific side. Items merged key by key go back to the map merge through
+//! `MergeMaps` (passed in, so this file does not import `ranked`).
 
-use super::datum::{merge_hash, DatumCtx};
-use super::datum_hash::{
+use super::fault::NoticeKind;
+use super::rank_ctx::RankCtx;
+use super::ranked_keys::{
     hash_of, marker_target, missing_key, tuple_eq, tuple_hash, tuple_keys, Chain, TupleKeys,
 };
 use super::Engine;
 use super::Outcome;
-use crate::strategy::datum::DatumStrategy;
+use crate::strategy::ranked::RankedStrategy;
 use crate::strategy::Merger as Spec;
 use crate::value::{Kind, Node, Span};
 use rustc_hash::FxHashMap;
@@ -30,7 +33,7 @@ fn at_index(eng: &mut Engine<'_>, i: usize, f: impl FnOnce(&mut Engine<'_>)) {
     eng.pop();
 }
 
-fn knockout_rule(s: &DatumStrategy) -> Option<&Spec> {
+fn knockout_rule(s: &RankedStrategy) -> Option<&Spec> {
     s.knockout_prefix.as_ref().map(|f| &f.rule)
 }
 
@@ -38,14 +41,14 @@ fn knockout_rule(s: &DatumStrategy) -> Option<&Spec> {
 /// specific items first, less specific items equal to a knockout marker dropped.
 pub(super) fn base_array(
     eng: &mut Engine<'_>,
-    _ctx: &DatumCtx<'_>,
-    s: &DatumStrategy,
+    _ctx: &RankCtx<'_>,
+    s: &RankedStrategy,
     r: Node,
     d: Node,
     unique: bool,
 ) -> Node {
     let span = r.span;
-    let rule = &s.merge_basetype_array.rule;
+    let rule = &s.lists.rule;
     eng.record(Outcome::Merged, Some(rule), span, &[], &[]);
     let (r_items, d_items) = (into_items(r), into_items(d));
     let mut knocks: FxHashMap<Box<str>, Node> = FxHashMap::default();
@@ -103,9 +106,9 @@ pub(super) fn base_array(
 }
 
 /// `Sum` of hash arrays: concatenation, most specific items first.
-pub(super) fn hash_sum(eng: &mut Engine<'_>, s: &DatumStrategy, r: Node, d: Node) -> Node {
+pub(super) fn hash_sum(eng: &mut Engine<'_>, s: &RankedStrategy, r: Node, d: Node) -> Node {
     let span = r.span;
-    let rule = &s.merge_hash_array.rule;
+    let rule = &s.map_lists.rule;
     eng.record(Outcome::Merged, Some(rule), span, &[], &[]);
     let mut out = into_items(r);
     for item in into_items(d) {
@@ -121,7 +124,7 @@ pub(super) fn hash_sum(eng: &mut Engine<'_>, s: &DatumStrategy, r: Node, d: Node
 fn knock_targets(
     items: &[Node],
     keys: &TupleKeys,
-    s: &DatumStrategy,
+    s: &RankedStrategy,
     fold: bool,
 ) -> (Vec<(Node, Span)>, Chain) {
     let mut targets = Vec::new();
@@ -153,40 +156,33 @@ fn knocked<'t>(
         .find(|(t, _)| tuple_eq(t, item, keys, fold))
 }
 
-fn warn_missing(eng: &Engine<'_>, ctx: &DatumCtx<'_>, key: &str, item: &Node) {
-    ctx.warn(
-        eng,
-        format!(
-            "an item of '{{path}}' has no tuple key '{key}': it matches no other item and is kept \
-             as it is, as Datum does"
-        ),
-        item,
-    );
+/// The map merge that `MergeByKeys` merges matching items with (`ranked::merge_hash`).
+pub(super) type MergeMaps =
+    fn(&mut Engine<'_>, &RankCtx<'_>, &RankedStrategy, &Spec, Node, Node, bool) -> Node;
+
+fn warn_missing(eng: &Engine<'_>, ctx: &RankCtx<'_>, key: &str, item: &Node) {
+    let key = key.to_string();
+    ctx.notice(eng, item.span, |at| NoticeKind::ItemWithoutKey { at, key });
 }
 
 /// UniqueKeyValTuples: more specific items, then less specific ones, each kept only if no item
 /// kept before has the same tuple-key values; items are never merged.
-pub(super) fn unique_tuples(
+pub(super) fn first_by_keys(
     eng: &mut Engine<'_>,
-    ctx: &DatumCtx<'_>,
-    s: &DatumStrategy,
+    ctx: &RankCtx<'_>,
+    s: &RankedStrategy,
     r: Node,
     d: Node,
 ) -> Node {
     let span = r.span;
-    let rule = &s.merge_hash_array.rule;
+    let rule = &s.map_lists.rule;
     let fold = ctx.fold();
     eng.record(Outcome::Merged, Some(rule), span, &[], &[]);
     let (r_items, d_items) = (into_items(r), into_items(d));
     let keys = tuple_keys(s, &r_items);
-    if s.tuple_keys.is_none() {
-        ctx.warn(
-            eng,
-            "UniqueKeyValTuples at '{path}' has no merge_options.tuple_keys: items are compared \
-             whole"
-                .into(),
-            r_items.first().unwrap_or(&Node::null(span)),
-        );
+    if s.item_keys.is_none() {
+        let first = r_items.first().map_or(span, |i| i.span);
+        ctx.notice(eng, first, |at| NoticeKind::ItemsComparedWhole { at });
     }
     let (targets, knock_chain) = knock_targets(&r_items, &keys, s, fold);
     let mut out: Vec<Node> = Vec::with_capacity(r_items.len() + d_items.len());
@@ -250,30 +246,23 @@ pub(super) fn unique_tuples(
 
 /// DeepTuple: every more specific item absorbs, key by key (recursively), each less specific
 /// item with the same tuple-key values; less specific items that matched nothing follow.
-pub(super) fn deep_tuple(
+pub(super) fn merge_by_keys(
     eng: &mut Engine<'_>,
-    ctx: &DatumCtx<'_>,
-    s: &DatumStrategy,
-    r: Node,
-    d: Node,
+    ctx: &RankCtx<'_>,
+    s: &RankedStrategy,
+    (r, d): (Node, Node),
+    merge_maps: MergeMaps,
 ) -> Node {
     let span = r.span;
-    let rule = &s.merge_hash_array.rule;
+    let rule = &s.map_lists.rule;
     let fold = ctx.fold();
     eng.record(Outcome::Merged, Some(rule), span, &[], &[]);
     let (r_items, d_items) = (into_items(r), into_items(d));
     let keys = tuple_keys(s, &r_items);
-    if let (None, TupleKeys::Keys(ks)) = (&s.tuple_keys, &keys) {
-        let names: Vec<&str> = ks.iter().map(|k| &**k).collect();
-        ctx.warn(
-            eng,
-            format!(
-                "DeepTuple at '{{path}}' has no merge_options.tuple_keys: items are matched on the \
-                 keys of the first more specific item ({}), as Datum does",
-                names.join(", ")
-            ),
-            r_items.first().unwrap_or(&Node::null(span)),
-        );
+    if let (None, TupleKeys::Keys(ks)) = (&s.item_keys, &keys) {
+        let keys: Vec<String> = ks.iter().map(|k| k.to_string()).collect();
+        let first = r_items.first().map_or(span, |i| i.span);
+        ctx.notice(eng, first, |at| NoticeKind::ItemKeysFromFirst { at, keys });
     }
     let (targets, knock_chain) = knock_targets(&r_items, &keys, s, fold);
     // Index the less specific items by tuple; drop the knocked-out ones.
@@ -355,7 +344,7 @@ pub(super) fn deep_tuple(
                 }
                 let at = out.len();
                 eng.push_index(at);
-                acc = merge_hash(eng, ctx, s, rule, acc, dv, true);
+                acc = merge_maps(eng, ctx, s, rule, acc, dv, true);
                 eng.pop();
             }
         }

@@ -1,0 +1,106 @@
+//! The state of one run of Hiera lookups (`Hiera`): the config, the scope, the data files read
+//! so far, the compiled `lookup_options` (gathered here, once, by a `hash` lookup over every
+//! level), the trace and the `--explain-levels` log. The search itself is in `lookup`.
+
+use super::behave::{Behaviour, Name};
+use super::config::Config;
+use super::locate::{Files, Location};
+use super::options::Options;
+use super::report::{say, Log};
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontend::Settings;
+use crate::merge::Trace;
+use crate::value::{Kind, Map, Node, SourceMap, Span};
+use rustc_hash::FxHashMap;
+use std::path::PathBuf;
+
+/// Everything one run of lookups shares.
+pub struct Hiera<'a> {
+    pub config: Config,
+    pub config_name: String,
+    pub root: PathBuf,
+    pub scope: Map,
+    pub files: &'a mut dyn Files,
+    pub sources: &'a mut SourceMap,
+    pub settings: &'a Settings,
+    pub warnings: Vec<Warning>,
+    pub trace: Option<Trace>,
+    pub log: Option<Log>,
+    /// Where each location was searched, for the not-found message: (path, found?).
+    pub searched: Vec<(String, &'static str)>,
+    pub(super) levels: Option<Vec<Vec<Location>>>,
+    pub(super) data: FxHashMap<PathBuf, Option<Node>>,
+    pub(super) options: Option<Options>,
+    pub(super) stack: Vec<String>,
+}
+
+impl<'a> Hiera<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        config: Config,
+        config_name: String,
+        root: PathBuf,
+        scope: Map,
+        files: &'a mut dyn Files,
+        sources: &'a mut SourceMap,
+        settings: &'a Settings,
+        explain_levels: bool,
+    ) -> Hiera<'a> {
+        Hiera {
+            config,
+            config_name,
+            root,
+            scope,
+            files,
+            sources,
+            settings,
+            warnings: Vec::new(),
+            trace: settings.explain.then(Trace::default),
+            log: explain_levels.then(Log::default),
+            searched: Vec::new(),
+            levels: None,
+            data: FxHashMap::default(),
+            options: None,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Looks `lookup_options` up (once) and compiles it.
+    pub fn gather_options(&mut self) -> Result<()> {
+        if self.options.is_some() {
+            return Ok(());
+        }
+        self.options = Some(Options::default());
+        say(&mut self.log, || "Searching for \"lookup_options\"".into());
+        if let Some(l) = self.log.as_mut() {
+            l.push();
+        }
+        let trace = self.trace.take();
+        let hash = Behaviour {
+            name: Name::Hash,
+            ..Behaviour::first()
+        };
+        let found = self.checked("lookup_options", Span::NONE, |h| {
+            h.search("lookup_options", &hash)
+        });
+        self.trace = trace;
+        if let Some(l) = self.log.as_mut() {
+            l.pop();
+        }
+        let Some(found) = found? else {
+            return Ok(());
+        };
+        let Kind::Map(m) = &found.kind else {
+            return Err(Error::new(
+                ErrorKind::Directive,
+                format!(
+                    "value of lookup_options must be a hash, not {}",
+                    found.kind_phrase()
+                ),
+            )
+            .at(found.span));
+        };
+        self.options = Some(Options::compile(m)?);
+        Ok(())
+    }
+}

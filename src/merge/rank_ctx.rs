@@ -1,0 +1,78 @@
+//! What the ranked mergers of one merge share (`RankCtx`): the path rules, the merge's own
+//! path (rules are selected by `base` + the keys below it), the rule recorded for scalars, and
+//! the notices raised on the way, which the front-end words.
+
+use super::fault::{Notice, NoticeKind};
+use super::Engine;
+use crate::strategy::ranked::RankedStrategy;
+use crate::strategy::selector::{join, PathRules};
+use crate::strategy::Merger as Spec;
+use crate::value::{Seg, Span};
+use std::cell::RefCell;
+
+/// What the ranked mergers of one merge share.
+pub struct RankCtx<'r> {
+    pub rules: &'r PathRules,
+    pub base: Vec<Box<str>>,
+    notices: RefCell<Vec<Notice>>,
+    /// The rule recorded where a scalar (or a value of another shape) is kept.
+    pub(super) scalar_rule: Spec,
+}
+
+impl<'r> RankCtx<'r> {
+    /// `base`: the path of the merged value in the rules' terms; `scalar_rule`: the rule
+    /// recorded when the first of two scalars is kept (scalars never merge).
+    pub fn new(rules: &'r PathRules, base: &[String], scalar_rule: Spec) -> RankCtx<'r> {
+        RankCtx {
+            rules,
+            base: base.iter().map(|s| Box::<str>::from(s.as_str())).collect(),
+            notices: RefCell::new(Vec::new()),
+            scalar_rule,
+        }
+    }
+
+    pub fn take_notices(&self) -> Vec<Notice> {
+        std::mem::take(&mut *self.notices.borrow_mut())
+    }
+
+    pub fn fold(&self) -> bool {
+        self.rules.fold
+    }
+
+    /// The rule path at the engine's position: the lookup path, then map keys (list indexes
+    /// are skipped: items of a hash array are matched under the array's own path).
+    pub(super) fn rule_path(&self, eng: &Engine<'_>) -> Vec<Box<str>> {
+        let mut path = self.base.clone();
+        path.extend(eng.path.0.iter().filter_map(|s| match s {
+            Seg::Key(k) => Some(k.clone()),
+            Seg::Index(_) => None,
+        }));
+        path
+    }
+
+    /// The exact or regex rule written for the engine's position, if any.
+    pub(super) fn explicit(&self, eng: &Engine<'_>) -> Option<&'r RankedStrategy> {
+        self.rules
+            .explicit(&self.rule_path(eng))
+            .map(|r| &r.strategy)
+    }
+
+    pub(super) fn default_strategy(&self) -> &'r RankedStrategy {
+        &self.rules.default_rule().strategy
+    }
+
+    /// A notice about the value at `span` here; `what` gets the rule path joined with `\`.
+    pub(super) fn notice(
+        &self,
+        eng: &Engine<'_>,
+        span: Span,
+        what: impl FnOnce(String) -> NoticeKind,
+    ) {
+        let rule_path = join(&self.rule_path(eng));
+        self.notices.borrow_mut().push(Notice {
+            path: eng.path.clone(),
+            span,
+            what: what(rule_path),
+        });
+    }
+}
