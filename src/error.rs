@@ -51,6 +51,9 @@ pub struct Extra {
     /// Further positions the message refers to (the candidates of an ambiguous parent, the
     /// documents of a cycle), each printed as `= note: TEXT at file:line:col`.
     pub notes: Vec<(String, Span)>,
+    /// Further errors reported with this one (every violation of a model at once), each
+    /// printed in full after it.
+    pub more: Vec<Error>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -98,6 +101,11 @@ impl Error {
             .push((text.into(), span));
         self
     }
+    /// Another error reported after this one.
+    pub fn also(mut self, other: Error) -> Error {
+        self.extra.get_or_insert_with(Box::default).more.push(other);
+        self
+    }
     /// The imitated system's name for this error, if it has one.
     pub fn code_name(&self) -> Option<&'static str> {
         self.extra.as_ref().and_then(|e| e.code)
@@ -141,6 +149,9 @@ impl Error {
         }
         if let Some(hint) = &self.hint {
             let _ = writeln!(out, "  = hint: {hint}");
+        }
+        for more in self.extra.iter().flat_map(|e| e.more.iter()) {
+            out.push_str(&more.render(sources));
         }
         out
     }

@@ -9,36 +9,11 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use strata::error::Result;
-use strata::frontend::hiera::{self, Files, HieraJob, MergeArgs};
+use std::path::PathBuf;
+use strata::frontend::hiera::{self, HieraJob, MergeArgs};
 use strata::frontend::Input;
 use strata::value::SourceMap;
-use strata_fuzz::{finish, segments, settings, Flags};
-
-struct Mem(BTreeMap<String, Input>);
-
-impl Files for Mem {
-    fn read(&mut self, path: &Path) -> Result<Option<Input>> {
-        Ok(self.0.get(&path.display().to_string()).cloned())
-    }
-    fn list(&mut self, dir: &Path) -> Vec<(String, bool)> {
-        let prefix = format!("{}/", dir.display());
-        let mut out: Vec<(String, bool)> = Vec::new();
-        for name in self.0.keys() {
-            if let Some(rest) = name.strip_prefix(&prefix) {
-                let (first, is_dir) = match rest.split_once('/') {
-                    Some((d, _)) => (d.to_string(), true),
-                    None => (rest.to_string(), false),
-                };
-                if !out.iter().any(|(n, _)| *n == first) {
-                    out.push((first, is_dir));
-                }
-            }
-        }
-        out
-    }
-}
+use strata_fuzz::{finish, segments, settings, Flags, MemFiles};
 
 const DEFAULT: &[u8] = b"version: 5\nhierarchy:\n  - {name: Node, path: node.yaml}\n  - {name: Role, path: role.yaml}\n  - {name: Common, path: common.yaml}\n";
 
@@ -85,7 +60,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = hiera::render(job, &mut Mem(files), &mut sources, &settings);
+    let result = hiera::render(job, &mut MemFiles(files), &mut sources, &settings);
     let result = result.map(|out| {
         if let Some(report) = &out.report {
             assert!(report.ends_with('\n'));

@@ -13,6 +13,32 @@ use strata::merge::key_text;
 use strata::render::{self, Format};
 use strata::value::{Kind, Node, SourceMap};
 
+/// Files held in memory by path (`data/common.yaml`), for front-ends that find their own files;
+/// folders are listed from the names.
+pub struct MemFiles(pub std::collections::BTreeMap<String, Input>);
+
+impl strata::frontend::Files for MemFiles {
+    fn read(&mut self, path: &std::path::Path) -> strata::error::Result<Option<Input>> {
+        Ok(self.0.get(&path.display().to_string()).cloned())
+    }
+    fn list(&mut self, dir: &std::path::Path) -> Vec<(String, bool)> {
+        let prefix = format!("{}/", dir.display());
+        let mut out: Vec<(String, bool)> = Vec::new();
+        for name in self.0.keys() {
+            if let Some(rest) = name.strip_prefix(&prefix) {
+                let (first, is_dir) = match rest.split_once('/') {
+                    Some((d, _)) => (d.to_string(), true),
+                    None => (rest.to_string(), false),
+                };
+                if !out.iter().any(|(n, _)| *n == first) {
+                    out.push((first, is_dir));
+                }
+            }
+        }
+        out
+    }
+}
+
 /// Separates the inputs packed into one fuzz input.
 pub const SEP: &[u8] = b"\n--8<--\n";
 

@@ -121,6 +121,11 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<String>,
     },
+    /// Read, validate or write back an Ardana input model (a directory of YAML files).
+    Ardana {
+        #[command(subcommand)]
+        action: ArdanaAction,
+    },
     /// Merge plain YAML / JSON files, later files over earlier ones.
     Merge {
         #[command(flatten)]
@@ -137,6 +142,38 @@ enum Command {
     },
 }
 
+/// `strata ardana` actions.
+#[derive(Subcommand, Debug)]
+enum ArdanaAction {
+    /// Combine the model in DIR into one model (JSON by default): inputModel, fileInfo, name,
+    /// version, readme, errors — as the Ardana service reads it, its rules enforced.
+    Read {
+        #[command(flatten)]
+        common: Common,
+        /// The model's top directory (holding cloudConfig.yml).
+        dir: PathBuf,
+    },
+    /// Check every input-model rule and report all violations at once.
+    Validate {
+        #[command(flatten)]
+        common: Common,
+        /// The model's top directory (holding cloudConfig.yml).
+        dir: PathBuf,
+    },
+    /// Write a combined model back into the model's files (not built yet).
+    Write {
+        #[command(flatten)]
+        common: Common,
+        /// The combined model (as `ardana read` prints it).
+        model: PathBuf,
+        /// The model's top directory.
+        dir: PathBuf,
+        /// Print the plan and the diffs instead of writing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
 impl Command {
     fn common(&self) -> &Common {
         match self {
@@ -145,6 +182,20 @@ impl Command {
             | Command::Lookup { common, .. }
             | Command::Deckhand { common, .. }
             | Command::Merge { common, .. } => common,
+            Command::Ardana { action } => match action {
+                ArdanaAction::Read { common, .. }
+                | ArdanaAction::Validate { common, .. }
+                | ArdanaAction::Write { common, .. } => common,
+            },
+        }
+    }
+
+    /// The output format when `--output` is not given: JSON for the combined Ardana model
+    /// (the service's format, and what `ardana write` reads), else YAML.
+    fn default_format(&self) -> Format {
+        match self {
+            Command::Ardana { .. } => Format::Json,
+            _ => Format::Yaml,
         }
     }
 }
@@ -188,9 +239,9 @@ enum YamlArg {
 
 #[derive(Args, Debug)]
 struct Common {
-    /// Output format.
-    #[arg(long, value_enum, default_value = "yaml")]
-    output: OutputArg,
+    /// Output format [default: yaml; json for ardana read].
+    #[arg(long, value_enum)]
+    output: Option<OutputArg>,
     /// Write the result to FILE (atomically) instead of stdout.
     #[arg(short = 'o', long = "out", value_name = "FILE")]
     out: Option<PathBuf>,
@@ -286,6 +337,13 @@ fn dispatch(
             };
             frontend::deckhand::render(job, sources, settings)
         }
+        Command::Ardana { action } => match action {
+            ArdanaAction::Read { dir, .. } => {
+                let job = frontend::ardana::ArdanaJob { dir };
+                frontend::ardana::read(&job, &mut DiskFiles, sources, settings)
+            }
+            _ => Err(Error::new(ErrorKind::Usage, "not a rendering command")),
+        },
         Command::Merge {
             inputs, how, rules, ..
         } => {
@@ -468,11 +526,39 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     if matches!(&command, Command::Lookup { hiera_opts, .. } if hiera_opts.explain_levels) {
         return run_explain_levels(command, sources);
     }
+    if let Command::Ardana { action } = &command {
+        match action {
+            ArdanaAction::Read { .. } => {}
+            ArdanaAction::Validate { common, dir } => {
+                let settings = settings_of(common);
+                let job = frontend::ardana::ArdanaJob { dir: dir.clone() };
+                let (summary, warnings) =
+                    frontend::ardana::validate(&job, &mut DiskFiles, sources, &settings)?;
+                let rendered = Rendered {
+                    doc: crate::value::Node::null(crate::value::Span::NONE),
+                    header: None,
+                    warnings,
+                    trace: None,
+                    stream: None,
+                };
+                report_warnings(&rendered, sources, common.strict)?;
+                let _ = print_with(|w| writeln!(w, "{summary}"));
+                return Ok(());
+            }
+            ArdanaAction::Write { .. } => {
+                return Err(Error::new(
+                    ErrorKind::Usage,
+                    "strata ardana write is not built yet (issue 14): read and validate are",
+                ))
+            }
+        }
+    }
     let common = command.common();
     let settings = settings_of(common);
     let format = match common.output {
-        OutputArg::Yaml => Format::Yaml,
-        OutputArg::Json => Format::Json,
+        Some(OutputArg::Yaml) => Format::Yaml,
+        Some(OutputArg::Json) => Format::Json,
+        None => command.default_format(),
     };
     let focus = match common.explain.as_deref() {
         None | Some("") => None,

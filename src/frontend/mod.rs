@@ -2,6 +2,7 @@
 //! runs the one merge engine. Shared here: the input type and the checks every front-end uses;
 //! the result type is `crate::rendered`, which the renderers read without importing this layer.
 
+pub mod ardana;
 pub mod cloudinit;
 pub mod deckhand;
 pub mod heat;
@@ -12,6 +13,7 @@ pub mod merge;
 use crate::error::{Error, ErrorKind, Result};
 use crate::load::{self, LoadOptions};
 use crate::value::{Reload, SourceId, SourceMap, Span};
+use std::path::Path;
 
 pub use crate::rendered::{Rendered, Stream, StreamDoc};
 
@@ -33,6 +35,15 @@ impl Input {
             reload: None,
         }
     }
+}
+
+/// What a front-end that finds its own files reads (Hiera's levels and globs, an Ardana
+/// model directory): files by path and folder listings, served by the CLI.
+pub trait Files {
+    /// The file at `path`, or `None` when it does not exist.
+    fn read(&mut self, path: &Path) -> Result<Option<Input>>;
+    /// The entries of a folder as (name, is a folder); empty when it is not a folder.
+    fn list(&mut self, dir: &Path) -> Vec<(String, bool)>;
 }
 
 /// Settings every front-end honours.

@@ -3,6 +3,7 @@
 //! (`target/yaml-test-suite/`, from `scripts/yaml-suite.py`). Each module prints a skip
 //! notice when its data is absent.
 
+mod ardana;
 mod cloud_init;
 mod datum;
 mod deckhand;

@@ -1,6 +1,7 @@
 //! Behaviour tests: the real `strata` binary on fixture files (one test target, one module per
 //! front-end or concern). Run from `fixtures/` so messages show short, stable paths.
 
+mod ardana;
 mod bad_input;
 mod cloud_init;
 mod deckhand;

@@ -7,17 +7,10 @@
 use super::config::{Level, Locations};
 use super::interp::{self, Interp};
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontend::Input;
 use crate::value::{Kind, Map, Node, Span};
 use std::path::{Path, PathBuf};
 
-/// What the hierarchy reads: files by path, and folder listings for globs.
-pub trait Files {
-    /// The file at `path`, or `None` when it does not exist.
-    fn read(&mut self, path: &Path) -> Result<Option<Input>>;
-    /// The entries of a folder as (name, is a folder); empty when it is not a folder.
-    fn list(&mut self, dir: &Path) -> Vec<(String, bool)>;
-}
+pub use crate::frontend::Files;
 
 /// One place a level looks.
 #[derive(Clone, Debug)]

@@ -1,0 +1,371 @@
+//! `strata ardana`: an Ardana input model — a directory of YAML files that together form one
+//! model — read into the combined JSON the Ardana service builds (`read_model`: `inputModel`
+//! plus the `fileInfo` index of which file holds which section, `name`, `version`, `readme`,
+//! `errors`), with the input-model document's uniqueness rules enforced (`validate` reports
+//! every violation at once). `walk` finds the files in the service's order, `combine` adds
+//! each file to the model and checks the rules; this file reads `cloudConfig.yml`, loads the
+//! files and builds the output (keys of the metadata sorted as the service's REST API sorts
+//! them; `inputModel` in the files' order).
+
+mod combine;
+mod walk;
+
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontend::{add_text_input, Files, Settings};
+use crate::load;
+use crate::merge::{Outcome, RuleRef, Trace};
+use crate::rendered::Rendered;
+use crate::strategy::Origin;
+use crate::value::{Key, Kind, List, Map, Node, Path, SourceMap, Span};
+use combine::{Model, Placed};
+use std::path::{Path as FsPath, PathBuf};
+use walk::Entry;
+
+/// What the CLI hands over for `strata ardana read` / `validate`.
+pub struct ArdanaJob {
+    pub dir: PathBuf,
+}
+
+/// Reads the model in `job.dir` into the combined model.
+pub fn read(
+    job: &ArdanaJob,
+    files: &mut dyn Files,
+    sources: &mut SourceMap,
+    settings: &Settings,
+) -> Result<Rendered> {
+    let mut run = Run {
+        files,
+        sources,
+        settings,
+        warnings: Vec::new(),
+        trace: settings.explain.then(Trace::default),
+    };
+    let doc = run.model(&job.dir)?;
+    Ok(Rendered {
+        doc,
+        header: None,
+        warnings: run.warnings,
+        trace: run.trace,
+        stream: None,
+    })
+}
+
+/// Checks the model in `job.dir`: the summary line when it keeps every rule, else an error
+/// listing every violation.
+pub fn validate(
+    job: &ArdanaJob,
+    files: &mut dyn Files,
+    sources: &mut SourceMap,
+    settings: &Settings,
+) -> Result<(String, Vec<Warning>)> {
+    let rendered = read(job, files, sources, settings)?;
+    let count = |key: &str| {
+        rendered
+            .doc
+            .get("fileInfo")
+            .and_then(|f| f.get(key))
+            .map_or(0, |n| match &n.kind {
+                Kind::List(l) => l.len(),
+                Kind::Map(m) => m.len(),
+                _ => 0,
+            })
+    };
+    let summary = format!(
+        "{}: {} model files, {} sections, no violation of the input-model rules",
+        job.dir.display(),
+        count("files"),
+        count("sections")
+    );
+    Ok((summary, rendered.warnings))
+}
+
+struct Run<'a> {
+    files: &'a mut dyn Files,
+    sources: &'a mut SourceMap,
+    settings: &'a Settings,
+    warnings: Vec<Warning>,
+    trace: Option<Trace>,
+}
+
+impl Run<'_> {
+    /// Loads one YAML file; `None` when it does not exist.
+    fn load(&mut self, path: &FsPath) -> Result<Option<Node>> {
+        let Some(input) = self.files.read(path)? else {
+            return Ok(None);
+        };
+        let id = add_text_input(input, self.sources, self.settings)?;
+        let doc = load::load_document(
+            self.sources.text(id),
+            id,
+            false,
+            &self.settings.load,
+            &mut self.warnings,
+        )?;
+        Ok(Some(doc.unwrap_or_else(|| {
+            Node::null(crate::frontend::file_span(id))
+        })))
+    }
+
+    fn model(&mut self, dir: &FsPath) -> Result<Node> {
+        let config_path = dir.join("cloudConfig.yml");
+        let config = self.load(&config_path)?.ok_or_else(|| {
+            Error::new(
+                ErrorKind::Io,
+                format!(
+                    "{} has no cloudConfig.yml: it is not an Ardana input model",
+                    dir.display()
+                ),
+            )
+            .hint("give the model's top directory (the one holding cloudConfig.yml)")
+        })?;
+        if config.is_null() {
+            self.warnings.push(Warning::new(
+                "cloudConfig.yml is empty: the model is empty (the Ardana service reads nothing else either)",
+                config.span,
+            ));
+            return Ok(sorted(vec![
+                ("errors", Node::list(List::new(), Span::NONE)),
+                ("fileInfo", Node::empty_map(Span::NONE)),
+                ("name", Node::null(Span::NONE)),
+                ("readme", Node::empty_map(Span::NONE)),
+                ("version", Node::null(Span::NONE)),
+            ]));
+        }
+        let field = |outer: &str, inner: &str| -> Result<Node> {
+            config
+                .get(outer)
+                .and_then(|o| o.get(inner))
+                .cloned()
+                .ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::Conflict,
+                        format!("cloudConfig.yml has no {outer}.{inner}"),
+                    )
+                    .at(config.span)
+                    .hint(format!(
+                        "write {outer}: {{{inner}: ...}} in cloudConfig.yml"
+                    ))
+                })
+        };
+        let Some(_) = config.as_map() else {
+            return Err(Error::new(
+                ErrorKind::Conflict,
+                format!(
+                    "cloudConfig.yml holds {}, not a mapping",
+                    config.kind_phrase()
+                ),
+            )
+            .at(config.span));
+        };
+        let (version, name) = (field("product", "version")?, field("cloud", "name")?);
+        let mut model = Model::default();
+        model.files.push("cloudConfig.yml".into());
+        self.add(&mut model, "cloudConfig.yml", config);
+        let mut readme = Map::new();
+        for entry in walk::walk(self.files, dir) {
+            match entry {
+                Entry::Yaml { rel, path } => {
+                    model.files.push(rel.clone());
+                    match self.load(&path) {
+                        Ok(Some(doc)) if doc.as_map().is_some() => self.add(&mut model, &rel, doc),
+                        Ok(Some(doc)) => model.violations.push(
+                            Error::new(
+                                ErrorKind::Conflict,
+                                format!("{rel} holds {}, not a mapping of sections", doc.kind_phrase()),
+                            )
+                            .code("InvalidModelFile")
+                            .at(doc.span)
+                            .hint("a model file is a mapping: product, then its sections; the service crashes on this file"),
+                        ),
+                        Ok(None) => {}
+                        Err(e) => model.violations.push(e),
+                    }
+                }
+                Entry::Readme { suffix, path } => {
+                    if let Some(input) = self.files.read(&path)? {
+                        let text = String::from_utf8_lossy(&input.bytes)
+                            .replace("\r\n", "\n")
+                            .replace('\r', "\n");
+                        readme.insert(Key::str(&suffix), Node::str(text, Span::NONE));
+                    }
+                }
+            }
+        }
+        model.finish();
+        if let Some(first) = model.violations.first().cloned() {
+            let n = model.violations.len();
+            let mut e = first;
+            for v in model.violations.into_iter().skip(1) {
+                e = e.also(v);
+            }
+            return Err(e.also(Error::new(
+                ErrorKind::Conflict,
+                format!(
+                    "{n} violation{} of the input-model rules in {}",
+                    if n == 1 { "" } else { "s" },
+                    dir.display()
+                ),
+            )));
+        }
+        Ok(output(model, name, version, readme))
+    }
+
+    /// Adds a file's sections to the model (recording each value's origin for `--explain`).
+    fn add(&mut self, model: &mut Model, rel: &str, doc: Node) {
+        let layer = u32::try_from(model.files.len()).unwrap_or(u32::MAX);
+        if let (Some(trace), Some(map)) = (self.trace.as_mut(), doc.as_map()) {
+            trace.layer = layer;
+            let rule = RuleRef {
+                text: format!("ardana: {rel}"),
+                origin: Origin::Default(
+                    "Ardana: lists concatenated over files, pass-through merged two levels deep, any other section from one file".into(),
+                ),
+            };
+            for (k, v) in map.iter() {
+                let mut at = Path::root();
+                at.push_key("inputModel");
+                at.push_key(&crate::merge::key_text(&k.0));
+                let old = model.input.get(k);
+                match (&v.kind, old) {
+                    (Kind::List(items), _) => {
+                        let start = old.and_then(Node::as_list).map_or(0, <[Node]>::len);
+                        let outcome = if start > 0 {
+                            Outcome::Appended
+                        } else {
+                            Outcome::Added
+                        };
+                        for (i, item) in items.iter().enumerate() {
+                            let mut p = at.clone();
+                            p.push_index(start + i);
+                            trace.record(&p, outcome, Some(rule.clone()), item.span, &[], &[]);
+                        }
+                    }
+                    (
+                        Kind::Map(m),
+                        Some(Node {
+                            kind: Kind::Map(pt),
+                            ..
+                        }),
+                    ) if crate::merge::key_text(&k.0) == "pass-through" => {
+                        for (pk, pv) in m.iter() {
+                            let mut p = at.clone();
+                            p.push_key(&crate::merge::key_text(&pk.0));
+                            let before = pt.get(pk);
+                            match (&pv.kind, before) {
+                                (Kind::Map(children), Some(b)) if b.as_map().is_some() => {
+                                    for (ck, cv) in children.iter() {
+                                        let mut c = p.clone();
+                                        c.push_key(&crate::merge::key_text(&ck.0));
+                                        let prior = b.get(&crate::merge::key_text(&ck.0));
+                                        record_set(trace, &c, &rule, cv, prior);
+                                    }
+                                }
+                                _ => record_set(trace, &p, &rule, pv, before),
+                            }
+                        }
+                    }
+                    _ => record_set(trace, &at, &rule, v, old),
+                }
+            }
+        }
+        if let Kind::Map(map) = doc.kind {
+            model.add(rel, *map);
+        }
+    }
+}
+
+/// Records a value set at `at`: added, or replacing what an earlier file put there.
+fn record_set(trace: &mut Trace, at: &Path, rule: &RuleRef, value: &Node, prior: Option<&Node>) {
+    let (outcome, overrode) = match prior {
+        Some(p) => (Outcome::Replaced, vec![p]),
+        None => (Outcome::Added, Vec::new()),
+    };
+    trace.record(at, outcome, Some(rule.clone()), value.span, &overrode, &[]);
+}
+
+/// A map with its keys in sorted order, as the service's REST API writes every object.
+fn sorted(entries: Vec<(&str, Node)>) -> Node {
+    let mut entries = entries;
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let mut map = Map::new();
+    for (k, v) in entries {
+        map.insert(Key::str(k), v);
+    }
+    Node::map(map, Span::NONE)
+}
+
+/// A map rebuilt with its keys in sorted order.
+fn sort_map(map: Map) -> Node {
+    let mut entries: Vec<(Key, Node)> = map.into_iter().collect();
+    entries.sort_by_key(|(k, _)| crate::merge::key_text(&k.0));
+    let mut out = Map::new();
+    for (k, v) in entries {
+        out.insert(k, v);
+    }
+    Node::map(out, Span::NONE)
+}
+
+fn strings(items: &[String]) -> Node {
+    Node::list(
+        items
+            .iter()
+            .map(|s| Node::str(s.as_str(), Span::NONE))
+            .collect::<List>(),
+        Span::NONE,
+    )
+}
+
+/// The combined model as the service returns it.
+fn output(model: Model, name: Node, version: Node, readme: Map) -> Node {
+    let mut sections: Vec<(String, Vec<String>)> = model.sections;
+    sections.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut sections_map = Map::new();
+    for (s, files) in &sections {
+        sections_map.insert(Key::str(s), strings(files));
+    }
+    let mut fsm: Vec<(String, Vec<Placed>)> = model.file_section_map;
+    fsm.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut fsm_map = Map::new();
+    for (file, placed) in fsm {
+        let items: List = placed.into_iter().map(placed_node).collect();
+        fsm_map.insert(Key::str(&file), Node::list(items, Span::NONE));
+    }
+    let file_info = sorted(vec![
+        ("_object_data", Node::empty_map(Span::NONE)),
+        ("fileSectionMap", Node::map(fsm_map, Span::NONE)),
+        ("files", strings(&model.files)),
+        ("sections", Node::map(sections_map, Span::NONE)),
+    ]);
+    sorted(vec![
+        ("errors", Node::list(List::new(), Span::NONE)),
+        ("fileInfo", file_info),
+        ("inputModel", Node::map(model.input, Span::NONE)),
+        ("name", name),
+        ("readme", sort_map(readme)),
+        ("version", version),
+    ])
+}
+
+fn placed_node(p: Placed) -> Node {
+    match p {
+        Placed::Section(s) => Node::str(s, Span::NONE),
+        Placed::Array {
+            section,
+            key_field,
+            ids,
+        } => {
+            let ids = Node::list(ids.into_iter().collect::<List>(), Span::NONE);
+            let mut entries = vec![
+                (section.as_str(), ids),
+                ("keyField", Node::str(key_field, Span::NONE)),
+                ("type", Node::str("array", Span::NONE)),
+            ];
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            sorted(entries)
+        }
+        Placed::PassThrough(keys) => sorted(vec![
+            ("pass-through", strings(&keys)),
+            ("type", Node::str("object", Span::NONE)),
+        ]),
+    }
+}
