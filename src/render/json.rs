@@ -124,6 +124,16 @@ pub fn write_string(out: &mut String, s: &str) {
     // serde_json's escaping is exactly RFC 8259's; on top of it, characters a YAML reader (and
     // strata's own loaders) refuse raw (DEL, C1 controls, U+FFFE/U+FFFF) become \u escapes, so
     // the output always reads back (fuzz finding: a "\u0080" string was written raw).
+    if s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        // Nothing to escape (most keys and values): no copy through serde_json.
+        out.reserve(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     let quoted = serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
     for c in quoted.chars() {
         let cp = c as u32;

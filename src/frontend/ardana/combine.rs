@@ -7,7 +7,7 @@
 //! §1): each violation is collected with both places, and the walk goes on, so `validate`
 //! can report them all at once.
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Warning};
 use crate::merge::key_text;
 use crate::value::{Key, Kind, Map, Node, Span};
 use rustc_hash::FxHashMap;
@@ -38,6 +38,9 @@ pub struct Model {
     pub sections: Vec<(String, Vec<String>)>,
     pub file_section_map: Vec<(String, Vec<Placed>)>,
     pub violations: Vec<Error>,
+    pub warnings: Vec<Warning>,
+    /// The key field of each list section and the file that chose it first.
+    key_fields: FxHashMap<String, (&'static str, String)>,
     /// Where each dictionary section, list key and pass-through key was first written.
     dicts: FxHashMap<String, (String, Span)>,
     list_keys: FxHashMap<(String, Key), Span>,
@@ -139,6 +142,17 @@ impl Model {
             );
             return;
         };
+        match self.key_fields.get(section) {
+            Some((first, by)) if *first != key_field => self.warnings.push(Warning::new(
+                format!("list '{section}' is keyed by '{key_field}' in {file} but by '{first}' in {by}: each file's entries are identified by its own key field, so an entry here and one there can describe the same thing without strata (or the service) seeing a duplicate; new entries are written with '{first}'"),
+                items[0].span,
+            )),
+            Some(_) => {}
+            None => {
+                self.key_fields
+                    .insert(section.to_string(), (key_field, file.to_string()));
+            }
+        }
         let mut ids = Vec::with_capacity(items.len());
         for item in items.iter() {
             let Some(id) = item.as_map().and_then(|m| m.get(&Key::str(key_field))) else {

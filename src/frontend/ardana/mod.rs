@@ -192,6 +192,7 @@ impl Run<'_> {
             }
         }
         model.finish();
+        self.warnings.append(&mut model.warnings);
         if let Some(first) = model.violations.first().cloned() {
             let n = model.violations.len();
             let mut e = first;
