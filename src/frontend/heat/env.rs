@@ -107,6 +107,7 @@ pub fn load(
                 describe(&doc)
             ),
         )
+        .code("ValueError")
         .at(doc.span)
         .hint("an environment file is a mapping of sections: parameters, parameter_defaults, resource_registry, parameter_merge_strategies, encrypted_param_names, event_sinks"));
     };
@@ -122,6 +123,7 @@ pub fn load(
                 ErrorKind::Parse,
                 format!("environment has empty section \"{text}\""),
             )
+            .code("ValueError")
             .at(key.span())
             .hint(format!(
                 "give '{text}' a value, or remove the line: Heat rejects a section without one"
@@ -170,6 +172,7 @@ fn wrong_section(text: &str, span: Span) -> Error {
         ErrorKind::Directive,
         format!("environment has wrong section \"{text}\""),
     )
+    .code("ValueError")
     .at(span)
     .hint(hint)
 }

@@ -33,6 +33,7 @@ pub fn parse_string(text: &str, value: &Node, site: &Site, heat: &mut Heat<'_>) 
                     site.param, e.message
                 ),
             )
+            .code("ValueError")
             .at(value.span)
             .with_path(heat.path.clone())
             .hint("write the value as a YAML mapping, or as valid JSON text"))

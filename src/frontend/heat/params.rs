@@ -178,6 +178,7 @@ impl Heat<'_> {
                     ErrorKind::Merge,
                     format!("Invalid merge strategy 'merge' for parameter '{}'.", site.param),
                 )
+                .code("InvalidMergeStrategyForParam")
                 .at(parsed.span)
                 .with_path(self.path.clone())
                 .hint(format!(
@@ -227,6 +228,7 @@ impl Heat<'_> {
                 site.rule.text
             ),
         )
+        .code("ValueError")
         .at(value.span)
         .with_path(self.path.clone())
         .hint(format!(

@@ -228,6 +228,7 @@ impl Registry {
                 choice.name.text()
             ),
         )
+        .code("ConflictingMergeStrategyForParam")
         .at(span)
         .hint(hint))
     }
