@@ -249,3 +249,25 @@ fn render(
     }
     out
 }
+
+/// Levenshtein distance between two short names, for "did you mean".
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row.first().copied().unwrap_or(0);
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row.get(j + 1).copied().unwrap_or(0);
+            let left = row.get(j).copied().unwrap_or(0);
+            let best = (prev + usize::from(ca != *cb)).min(cur + 1).min(left + 1);
+            if let Some(slot) = row.get_mut(j + 1) {
+                *slot = best;
+            }
+            prev = cur;
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}

@@ -126,11 +126,15 @@ enum Command {
         #[command(subcommand)]
         action: ArdanaAction,
     },
-    /// Merge plain YAML / JSON files, later files over earlier ones.
+    /// Merge plain YAML / JSON files in order. Without --how: maps merge deeply, a later scalar
+    /// or list replaces an earlier one. With --how: cloud-init's mergers, whose defaults keep
+    /// earlier values (dict() is no_replace; write dict(replace) for later-wins).
     Merge {
         #[command(flatten)]
         common: Common,
-        /// cloud-init merger spec applied to every layer, e.g. 'dict(recurse_list)+list(append)'.
+        /// cloud-init merger spec applied to every layer, e.g. 'dict(replace,recurse_list)+list(append)'.
+        /// Defaults as cloud-init's: dict() keeps earlier values (no_replace), list() replaces
+        /// index-wise, str() replaces; a type without a merger keeps its earlier value.
         #[arg(long, value_name = "SPEC")]
         how: Option<String>,
         /// Per-path rules in lookup_options form.

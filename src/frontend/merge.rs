@@ -32,16 +32,32 @@ pub fn render(
         }
     };
     let cloud_init = how_spec.is_some();
+    if cloud_init {
+        for (message, _) in how::lint(&stack) {
+            warnings.push(crate::error::Warning::new(
+                format!("--how: {message}"),
+                Span::NONE,
+            ));
+        }
+    }
     let rules = RuleSet::single(stack);
     let mut layers = Vec::new();
     for input in inputs {
         let json = load::is_json_name(&input.name);
+        let name = input.name.clone();
         let id = add_text_input(input, sources, settings)?;
         let text = sources.text(id);
+        let before = layers.len();
         if json {
             layers.push(load::json::load(text, id, &settings.load)?);
         } else {
             layers.extend(yaml::load_stream(text, id, &settings.load, &mut warnings)?);
+        }
+        if layers.len() == before {
+            warnings.push(crate::error::Warning::new(
+                format!("{name} holds no document (only comments or blank lines): it adds nothing"),
+                super::file_span(id),
+            ));
         }
         built_from(id, sources, settings);
     }
@@ -62,10 +78,30 @@ pub fn render(
             .at(layer.span)
             .hint("cloud-init merges mappings only; drop --how to replace non-mapping documents"));
         }
+        if !cloud_init && layer.is_null() {
+            warnings.push(crate::error::Warning::new(
+                "this document is empty (null): the plain merge replaces the whole result with it; remove it, or write {} to add nothing",
+                layer.span,
+            ));
+        }
         let mut engine = Engine::new(&rules, trace.as_mut());
         acc = engine
             .merge_layer(acc, layer)
             .map_err(|(e, _)| merge_error(e))?;
+        for n in std::mem::take(&mut engine.notices) {
+            if let crate::merge::NoticeKind::KindChanged { old, new, was } = n.what {
+                let at = sources
+                    .locate(was)
+                    .map_or_else(String::new, |l| format!(" (from {l})"));
+                warnings.push(
+                    crate::error::Warning::new(
+                        format!("{old}{at} is replaced by {new}: the plain merge replaces a value of another kind whole"),
+                        n.span,
+                    )
+                    .with_path(n.path),
+                );
+            }
+        }
     }
     Ok(Rendered {
         doc: acc,

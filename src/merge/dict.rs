@@ -4,7 +4,7 @@
 //! Python's `merge_map` (`ByNewType` or one-level `Replace`, with `skip_null`,
 //! `replace_falsy_old` and `strict_types`: Heat's).
 
-use super::{Engine, MergeError, Merger, Outcome, PyError};
+use super::{Engine, MergeError, Merger, NoticeKind, Outcome, PyError};
 use crate::strategy::{DictMethod, DictOpts, Merger as Spec};
 use crate::value::py::py_truthy;
 use crate::value::{Kind, Node};
@@ -133,6 +133,7 @@ impl Merger for DictMerger<'_> {
             return old;
         }
         if self.opts.method == DictMethod::Deep && new.as_map().is_none() {
+            kind_changed(eng, &old, &new);
             eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&old], &[]);
             return new;
         }
@@ -183,6 +184,9 @@ impl Merger for DictMerger<'_> {
                             om.shift_remove_index(i);
                         }
                         Action::Replace => {
+                            if self.opts.method == DictMethod::Deep {
+                                kind_changed(eng, ov, &nv);
+                            }
                             if tracing {
                                 eng.record(
                                     Outcome::Replaced,
@@ -214,6 +218,26 @@ impl Merger for DictMerger<'_> {
         Node {
             kind: Kind::Map(om),
             span,
+        }
+    }
+}
+
+/// Under the plain deep merge, a mapping replaced by a list or a list by a mapping is noticed
+/// (a value of another kind replaces whole: rarely what a later layer meant).
+pub(super) fn kind_changed(eng: &mut Engine<'_>, old: &Node, new: &Node) {
+    let words = |n: &Node| match n.kind {
+        Kind::Map(_) => Some("a mapping"),
+        Kind::List(_) | Kind::Tuple(_) => Some("a list"),
+        _ => None,
+    };
+    if let (Some(o), Some(n)) = (words(old), words(new)) {
+        if o != n {
+            let what = NoticeKind::KindChanged {
+                old: o,
+                new: n,
+                was: old.span,
+            };
+            eng.notice(new.span, what);
         }
     }
 }

@@ -83,6 +83,13 @@ pub enum NoticeKind {
         old: String,
         new: String,
     },
+    /// A plain deep merge replaced a mapping by a list or a list by a mapping (`old` and
+    /// `new` in words, `was` where the old value was written).
+    KindChanged {
+        old: &'static str,
+        new: &'static str,
+        was: Span,
+    },
     /// Ranked merge: the first value and a later one have different shapes; the first is kept.
     ShapeMismatch {
         at: String,

@@ -202,13 +202,9 @@ impl Merger for ListMerger<'_> {
         let mut items = old_items;
         match self.opts.method {
             ListMethod::Whole | ListMethod::Extend => {
-                eng.record(
-                    Outcome::Replaced,
-                    Some(self.spec),
-                    new.span,
-                    &[&Node::list(items, span)],
-                    &[],
-                );
+                let old = Node::list(items, span);
+                super::dict::kind_changed(eng, &old, &new);
+                eng.record(Outcome::Replaced, Some(self.spec), new.span, &[&old], &[]);
                 new
             }
             ListMethod::Replace if items_of(&new).is_none() => {

@@ -242,6 +242,86 @@ fn build(
     })
 }
 
+/// The options each merger reads; any other is ignored by cloud-init.
+const KNOWN: [(&str, &[&str]); 3] = [
+    (
+        "dict",
+        &[
+            "replace",
+            "no_replace",
+            "allow_delete",
+            "recurse_array",
+            "recurse_list",
+            "recurse_str",
+            "recurse_dict",
+        ],
+    ),
+    (
+        "list",
+        &[
+            "append",
+            "prepend",
+            "replace",
+            "no_replace",
+            "recurse_array",
+            "recurse_list",
+            "recurse_str",
+            "recurse_dict",
+        ],
+    ),
+    ("str", &["append"]),
+];
+
+/// What cloud-init does silently with a merger stack that the user probably did not mean:
+/// options it ignores (with the closest known option) and a stack without a dict merger
+/// (cloud-init then keeps the earlier mapping whole: the layer changes nothing). Each with
+/// where the stack was written.
+pub fn lint(stack: &Stack) -> Vec<(String, Span)> {
+    let mut out = Vec::new();
+    let at = |m: &Merger| match m.origin {
+        Origin::At(span) => span,
+        Origin::Default(_) => Span::NONE,
+    };
+    for m in &stack.mergers {
+        let Some((name, rest)) = m.text.split_once('(') else {
+            continue;
+        };
+        let Some((_, known)) = KNOWN.iter().find(|(n, _)| *n == name) else {
+            continue;
+        };
+        for opt in rest
+            .trim_end_matches(')')
+            .split(',')
+            .filter(|o| !o.is_empty())
+        {
+            if known.contains(&opt) {
+                continue;
+            }
+            let near = known
+                .iter()
+                .map(|k| (crate::error::edit_distance(opt, k), *k))
+                .filter(|(d, k)| *d <= k.len() / 3 + 1)
+                .min_by_key(|(d, _)| *d);
+            let hint = match near {
+                Some((_, k)) => format!("did you mean '{k}'?"),
+                None => format!("{name} knows {}", known.join(", ")),
+            };
+            out.push((
+                format!("'{opt}' is not an option of {name}(...): cloud-init ignores it in '{}'; {hint}", m.text),
+                at(m),
+            ));
+        }
+    }
+    if !stack.mergers.is_empty() && stack.for_type("map").is_none() {
+        let text = stack.to_string();
+        out.push((
+            format!("'{text}' has no dict(...) merger: cloud-init keeps the earlier mapping whole, so this layer changes nothing; add one, e.g. 'dict(recurse_list)+{text}' (dict(replace) lets later values win)"),
+            stack.mergers.first().map_or(Span::NONE, at),
+        ));
+    }
+    out
+}
+
 /// cloud-init's per-part default when a part names no mergers.
 pub fn part_default() -> Stack {
     let origin = Origin::Default("cloud-init default for parts without merge_how".into());

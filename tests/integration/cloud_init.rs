@@ -258,3 +258,20 @@ fn python_unicode_is_a_string_for_cloud_init_only() {
         merge.stderr
     );
 }
+
+/// Issue 16: a part's merge_how with a misspelt option, or without a dict merger, does what
+/// cloud-init does (ignores the option; keeps the earlier mapping) and says so at the line.
+#[test]
+fn merge_how_typos_and_missing_dict_mergers_are_warned_about() {
+    let run = strata(&[
+        "cloud-init",
+        "cloud-init/surprises/01-base.yaml",
+        "cloud-init/surprises/02-typo.yaml",
+        "cloud-init/surprises/03-no-dict.yaml",
+    ]);
+    assert_eq!(
+        run.ok(),
+        "#cloud-config\npackages:\n  - nginx\nruncmd:\n  - a\n"
+    );
+    insta::assert_snapshot!("cloud_init_merge_how_surprises", run.stderr);
+}

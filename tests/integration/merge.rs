@@ -289,3 +289,53 @@ fn messages_after_loading_still_show_the_line() {
     assert!(err.contains("merge/not-a-number.yaml:4:10"), "{err}");
     assert!(err.contains("4 |   ratio: .nan"), "{err}");
 }
+
+/// Issue 16, "no silent surprises": what the plain merge does that users rarely mean is said.
+#[test]
+fn surprising_layers_get_warnings_and_strict_refuses_them() {
+    let files = [
+        "merge/surprises/base.yaml",
+        "merge/surprises/comments.yaml",
+        "merge/surprises/kind.yaml",
+        "merge/surprises/null.yaml",
+    ];
+    let mut args = vec!["merge"];
+    args.extend(files);
+    let run = strata(&args);
+    assert_eq!(run.ok(), "null\n");
+    assert!(run.stderr.contains("comments.yaml holds no document"));
+    assert!(run
+        .stderr
+        .contains("a list (from merge/surprises/base.yaml:2:3) is replaced by a mapping"));
+    assert!(run
+        .stderr
+        .contains("null.yaml:4:1: this document is empty (null)"));
+    insta::assert_snapshot!("merge_surprises", run.stderr);
+    let mut strict = vec!["merge", "--strict"];
+    strict.extend(files);
+    assert!(strata(&strict).fails(1).contains("holds no document"));
+}
+
+#[test]
+fn how_without_a_dict_merger_or_with_unknown_options_is_warned_about() {
+    let run = strata(&[
+        "merge",
+        "--how",
+        "list(append)",
+        "merge/surprises/base.yaml",
+        "merge/surprises/kind.yaml",
+    ]);
+    assert_eq!(run.ok(), "{}\n");
+    assert!(run
+        .stderr
+        .contains("'list(append)' has no dict(...) merger"));
+    let run = strata(&[
+        "merge",
+        "--how",
+        "dict(recurse_arary)+list(apend)",
+        "merge/surprises/base.yaml",
+    ]);
+    run.ok();
+    assert!(run.stderr.contains("did you mean 'recurse_array'?"));
+    assert!(run.stderr.contains("did you mean 'append'?"));
+}

@@ -165,6 +165,10 @@ fn merge_part(
         Ok(s) => s,
         Err(drop) => return Err((drop, old)),
     };
+    for (message, span) in how::lint(&stack) {
+        let span = if span.is_none() { whole } else { span };
+        warnings.push(Warning::new(message, span));
+    }
     let rules = RuleSet::single(stack);
     let mut engine = Engine::new(&rules, trace);
     engine.merge_layer(old, doc).map_err(|(e, old)| {

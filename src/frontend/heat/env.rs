@@ -157,7 +157,7 @@ fn wrong_section(text: &str, span: Span) -> Error {
     let names = Section::ALL.iter().map(|s| s.name()).chain([STRATEGIES]);
     let near = names
         .clone()
-        .map(|n| (distance(text, n), n))
+        .map(|n| (crate::error::edit_distance(text, n), n))
         .filter(|(d, n)| *d <= n.len() / 3)
         .min_by_key(|(d, _)| *d)
         .map(|(_, n)| n);
@@ -175,28 +175,6 @@ fn wrong_section(text: &str, span: Span) -> Error {
     .code("ValueError")
     .at(span)
     .hint(hint)
-}
-
-/// Levenshtein distance (names are short).
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row.first().copied().unwrap_or(0);
-        if let Some(first) = row.first_mut() {
-            *first = i + 1;
-        }
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row.get(j + 1).copied().unwrap_or(0);
-            let left = row.get(j).copied().unwrap_or(0);
-            let best = (prev + usize::from(ca != *cb)).min(cur + 1).min(left + 1);
-            if let Some(slot) = row.get_mut(j + 1) {
-                *slot = best;
-            }
-            prev = cur;
-        }
-    }
-    row.last().copied().unwrap_or(0)
 }
 
 /// strata's type check of a section: a mapping (or a list for `event_sinks` and

@@ -52,6 +52,9 @@ pub fn notice_warning(n: Notice) -> Warning {
              keys of the first more specific item ({}), as Datum does",
             keys.join(", ")
         ),
+        NoticeKind::KindChanged { old, new, .. } => {
+            format!("{old} is replaced by {new}")
+        }
         NoticeKind::JoinedWithoutSeparator { rule, old, new } => {
             format!("strings joined without a separator under '{rule}': '{old}' + '{new}'")
         }
