@@ -11,13 +11,28 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub(super) fn read_inputs(names: &[String]) -> Result<Vec<Input>, Error> {
+    check_stdin_once(names)?;
     names.iter().map(|n| read_one(n)).collect()
+}
+
+/// Standard input can be read once: a second `-` is an error naming it.
+fn check_stdin_once(names: &[String]) -> Result<(), Error> {
+    let mut dashes = names.iter().enumerate().filter(|(_, n)| *n == "-");
+    if let (Some(_), Some((i, _))) = (dashes.next(), dashes.next()) {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            format!("'-' (standard input) is given twice: input {} is the second one; stdin can be read only once", i + 1),
+        )
+        .hint("give '-' once, and the other inputs as files"));
+    }
+    Ok(())
 }
 
 /// Reads files and directories: a directory is walked recursively, its entries in sorted
 /// order, and its `.yaml` / `.yml` files read (hidden entries skipped); a file or `-` is
 /// read whatever its name.
 pub(super) fn read_tree(names: &[String]) -> Result<Vec<Input>, Error> {
+    check_stdin_once(names)?;
     let mut out = Vec::new();
     for name in names {
         let path = FsPath::new(name);
@@ -178,6 +193,23 @@ pub fn write_atomic_with(
     emit: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), Error> {
     let name = path.display().to_string();
+    // A symlink is written through: its target is replaced, the link stays a link.
+    let resolved;
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            resolved = std::fs::canonicalize(path).map_err(|e| {
+                io_error(&name, "write", &e)
+                    .hint("the output is a symbolic link whose target does not exist: give the target's path, or remove the link")
+            })?;
+            resolved.as_path()
+        }
+        _ => path,
+    };
+    // An existing file keeps its permissions (user-data often holds secrets) and, where the
+    // system allows it, its owner and group.
+    let keep = std::fs::metadata(path)
+        .ok()
+        .filter(std::fs::Metadata::is_file);
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -193,6 +225,15 @@ pub fn write_atomic_with(
         let f = f
             .into_inner()
             .map_err(std::io::IntoInnerError::into_error)?;
+        if let Some(meta) = &keep {
+            f.set_permissions(meta.permissions())?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                // Only root may give a file away; anyone else keeps their own ownership.
+                let _ = std::os::unix::fs::fchown(&f, Some(meta.uid()), Some(meta.gid()));
+            }
+        }
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();

@@ -571,7 +571,9 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
                 .hint("write --explain=/runcmd/2")
         })?),
     };
-    let (strict, out) = (common.strict, common.out.clone());
+    // `-o -` is standard output.
+    let out = common.out.clone().filter(|p| p.as_os_str() != "-");
+    let strict = common.strict;
     let mut rendered = dispatch(command, sources, &settings)?;
     if format == Format::Json {
         // Binary data and sets have no JSON type: say what they become.

@@ -68,6 +68,12 @@ pub fn add_text_input(
                 .hint("give a file with content, or leave it out"),
         );
     }
+    let mut input = input;
+    if let Some(text) = load::transcode_utf16(&input.bytes, &input.name)? {
+        // Held as UTF-8 from here on; the file cannot be re-read as it is.
+        input.bytes = text.into_bytes();
+        input.reload = None;
+    }
     load::check_binary(&input.bytes, &input.name)?;
     match load::decode_utf8(input.bytes) {
         Ok(text) => Ok(sources.add_reloadable(input.name, text, input.reload)),

@@ -92,6 +92,50 @@ pub fn check_text(text: &str, source: SourceId) -> Result<()> {
 }
 
 /// Rejects binary data (a NUL byte near the start) before any decoding, naming the file.
+/// A text with a UTF-16 byte-order mark, as UTF-8 (PyYAML reads UTF-16 too); `None` for any
+/// other text. UTF-32 (which PyYAML refuses) and broken UTF-16 are errors.
+pub fn transcode_utf16(bytes: &[u8], name: &str) -> Result<Option<String>> {
+    let fail = |m: String| {
+        Err(Error::new(ErrorKind::Parse, m)
+            .in_file(name)
+            .hint("save the file as UTF-8"))
+    };
+    if bytes.starts_with(&[0, 0, 0xFE, 0xFF]) || bytes.starts_with(&[0xFF, 0xFE, 0, 0]) {
+        return fail(format!(
+            "{name} is UTF-32 text, which the systems strata imitates do not read (PyYAML reads UTF-8 and UTF-16)"
+        ));
+    }
+    let big = match bytes {
+        [0xFE, 0xFF, ..] => true,
+        [0xFF, 0xFE, ..] => false,
+        _ => return Ok(None),
+    };
+    let body = &bytes[2..];
+    if body.len() % 2 == 1 {
+        return fail(format!("{name} is UTF-16 text with an odd number of bytes"));
+    }
+    let units = body.chunks_exact(2).map(|p| {
+        if big {
+            u16::from_be_bytes([p[0], p[1]])
+        } else {
+            u16::from_le_bytes([p[0], p[1]])
+        }
+    });
+    let mut text = String::with_capacity(body.len() / 2);
+    for (i, c) in char::decode_utf16(units).enumerate() {
+        match c {
+            Ok(c) => text.push(c),
+            Err(_) => {
+                return fail(format!(
+                    "{name} is not valid UTF-16: a lone surrogate at byte {}",
+                    2 + 2 * i
+                ))
+            }
+        }
+    }
+    Ok(Some(text))
+}
+
 pub fn check_binary(bytes: &[u8], name: &str) -> Result<()> {
     let head = &bytes[..bytes.len().min(8192)];
     // `contains` on bytes is a memchr; the position is only needed for the message.
@@ -100,6 +144,19 @@ pub fn check_binary(bytes: &[u8], name: &str) -> Result<()> {
     } else {
         None
     };
+    // Every other byte NUL: UTF-16 that lacks its byte-order mark.
+    let pairs = &head[..head.len().min(64) & !1];
+    let utf16 = pairs.len() >= 4
+        && (pairs.chunks(2).all(|p| p[1] == 0 && p[0] != 0)
+            || pairs.chunks(2).all(|p| p[0] == 0 && p[1] != 0));
+    if nul.is_some() && utf16 {
+        return Err(Error::new(
+            ErrorKind::Parse,
+            format!("{name} looks like UTF-16 text without a byte-order mark"),
+        )
+        .in_file(name)
+        .hint("save it as UTF-8, or as UTF-16 with a byte-order mark (both are read)"));
+    }
     match nul {
         None => Ok(()),
         Some(at) => Err(Error::new(

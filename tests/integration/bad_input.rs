@@ -33,7 +33,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("invalid-utf8.yaml", &["cloud-init", "@"]),
     ("invalid-utf8.yaml", &["heat", "-e", "@"]),
     ("invalid-utf8.json", &["merge", "@"]),
-    ("utf16.yaml", &["merge", "@"]),
+    ("utf16-no-bom.yaml", &["merge", "@"]),
     ("binary.bin", &["cloud-init", "@"]),
     ("binary.bin", &["merge", "@"]),
     ("nul-byte.yaml", &["merge", "@"]),

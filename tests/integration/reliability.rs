@@ -461,3 +461,93 @@ fn a_closed_pipe_exits_quietly() {
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(err.is_empty(), "{err}");
 }
+
+/// Issue 16, "files written with care": `-o -` is stdout; `-o FILE` keeps an existing file's
+/// permissions; a symlink is written through (the link stays a link).
+#[test]
+fn out_keeps_permissions_writes_through_links_and_dash_is_stdout() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in.yaml");
+    std::fs::write(&input, "secret: s3cr3t\n").expect("write");
+    let input = input.display().to_string();
+    let r = run(Command::new(bin()).args(["merge", "-o", "-", &input]));
+    assert_eq!((r.code, r.stdout.as_str()), (0, "secret: s3cr3t\n"));
+    assert!(!dir.path().join("-").exists(), "'-' is not a file name");
+
+    let target = dir.path().join("user-data.yaml");
+    std::fs::write(&target, "old\n").expect("write");
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let link = dir.path().join("current.yaml");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let r = run(Command::new(bin()).args(["merge", "-o", &link.display().to_string(), &input]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(std::fs::symlink_metadata(&link)
+        .expect("link")
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(&target).expect("read"),
+        "secret: s3cr3t\n"
+    );
+    let mode = std::fs::metadata(&target)
+        .expect("meta")
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o600, "an existing file keeps its permissions");
+
+    let dangling = dir.path().join("dangling.yaml");
+    std::os::unix::fs::symlink(dir.path().join("nowhere/x.yaml"), &dangling).expect("symlink");
+    let r = run(Command::new(bin()).args(["merge", "-o", &dangling.display().to_string(), &input]));
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("symbolic link whose target does not exist"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// UTF-16 with a byte-order mark is read (PyYAML reads it); UTF-32 is refused by name, not
+/// called a binary file; standard input given twice is a usage error naming the second `-`.
+#[test]
+fn utf16_is_read_utf32_refused_and_stdin_read_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = "a: 1\nb: \"é\"\n";
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let path = dir.path().join("u16.yaml");
+    std::fs::write(&path, &utf16).expect("write");
+    let r = run(Command::new(bin()).args(["merge", &path.display().to_string()]));
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "a: 1\nb: é\n"),
+        "{}",
+        r.stderr
+    );
+    let mut utf16be = vec![0xFE, 0xFF];
+    utf16be.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
+    std::fs::write(&path, &utf16be).expect("write");
+    let r = run(Command::new(bin()).args(["merge", &path.display().to_string()]));
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "a: 1\nb: é\n"),
+        "{}",
+        r.stderr
+    );
+
+    let path = dir.path().join("u32.yaml");
+    std::fs::write(&path, [0xFF, 0xFE, 0, 0, b'a', 0, 0, 0]).expect("write");
+    let r = run(Command::new(bin()).args(["merge", &path.display().to_string()]));
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("is UTF-32 text"), "{}", r.stderr);
+
+    let r = strata(&["merge", "-", "merge/base.yaml", "-"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("input 3 is the second one"),
+        "{}",
+        r.stderr
+    );
+}
