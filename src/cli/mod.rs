@@ -14,8 +14,10 @@ use std::path::{Path as FsPath, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
+mod ardana;
 mod docs;
 mod files;
+use ardana::ArdanaAction;
 pub use files::write_atomic_with;
 use files::{read_inputs, read_one, write_stdout_with, MAX_INPUT_SIZE};
 
@@ -143,38 +145,6 @@ enum Command {
         /// Files in order; '-' reads stdin.
         #[arg(required = true)]
         inputs: Vec<String>,
-    },
-}
-
-/// `strata ardana` actions.
-#[derive(Subcommand, Debug)]
-enum ArdanaAction {
-    /// Combine the model in DIR into one model (JSON by default): inputModel, fileInfo, name,
-    /// version, readme, errors — as the Ardana service reads it, its rules enforced.
-    Read {
-        #[command(flatten)]
-        common: Common,
-        /// The model's top directory (holding cloudConfig.yml).
-        dir: PathBuf,
-    },
-    /// Check every input-model rule and report all violations at once.
-    Validate {
-        #[command(flatten)]
-        common: Common,
-        /// The model's top directory (holding cloudConfig.yml).
-        dir: PathBuf,
-    },
-    /// Write a combined model back into the model's files (not built yet).
-    Write {
-        #[command(flatten)]
-        common: Common,
-        /// The combined model (as `ardana read` prints it).
-        model: PathBuf,
-        /// The model's top directory.
-        dir: PathBuf,
-        /// Print the plan and the diffs instead of writing.
-        #[arg(long)]
-        dry_run: bool,
     },
 }
 
@@ -461,8 +431,8 @@ fn hiera_job(
     })
 }
 
-/// Hiera's data files and glob folders, from disk.
-struct DiskFiles;
+/// Files a front-end finds itself (Hiera's data files and globs, an Ardana model), from disk.
+pub(crate) struct DiskFiles;
 
 impl frontend::hiera::Files for DiskFiles {
     fn read(&mut self, p: &FsPath) -> Result<Option<Input>, Error> {
@@ -531,30 +501,8 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
         return run_explain_levels(command, sources);
     }
     if let Command::Ardana { action } = &command {
-        match action {
-            ArdanaAction::Read { .. } => {}
-            ArdanaAction::Validate { common, dir } => {
-                let settings = settings_of(common);
-                let job = frontend::ardana::ArdanaJob { dir: dir.clone() };
-                let (summary, warnings) =
-                    frontend::ardana::validate(&job, &mut DiskFiles, sources, &settings)?;
-                let rendered = Rendered {
-                    doc: crate::value::Node::null(crate::value::Span::NONE),
-                    header: None,
-                    warnings,
-                    trace: None,
-                    stream: None,
-                };
-                report_warnings(&rendered, sources, common.strict)?;
-                let _ = print_with(|w| writeln!(w, "{summary}"));
-                return Ok(());
-            }
-            ArdanaAction::Write { .. } => {
-                return Err(Error::new(
-                    ErrorKind::Usage,
-                    "strata ardana write is not built yet (issue 14): read and validate are",
-                ))
-            }
+        if let Some(done) = ardana::run(action, sources) {
+            return done;
         }
     }
     let common = command.common();

@@ -4,7 +4,8 @@
 //! fail on purpose: `svc-invalid-yml` (cloudConfig.yml does not parse: the service fails too)
 //! and `ci-multi-cp`, whose `data/neutron/neutron_config.yml` is not valid YAML — the service
 //! skips that file, strata rejects it (DESIGN.md §1: a file that does not parse is an error);
-//! the rest of that model is checked on a copy without the broken file.
+//! the rest of that model is checked on a copy without the broken file. Every model that reads
+//! is also written back (`ardana write` of its unchanged JSON, on a copy): no file may change.
 
 use super::{strata, suite};
 use serde_json::Value;
@@ -78,6 +79,57 @@ fn broken_file_case(model: &Path, want: &Value) -> Result<(), String> {
     compare("ci-multi-cp (without the broken file)", &out, &want)
 }
 
+/// Every file below `dir` with its bytes, sorted.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    fn walk(dir: &Path, base: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, base, out);
+            } else if let Ok(rel) = p.strip_prefix(base) {
+                out.push((
+                    rel.display().to_string(),
+                    std::fs::read(&p).unwrap_or_default(),
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// `read` then `write` of the unchanged model on a copy: no file changes.
+fn round_trip(name: &str, model: &Path) -> Result<(), String> {
+    let scratch =
+        std::env::temp_dir().join(format!("strata-ardana-rt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let copy = scratch.join("model");
+    copy_tree(model, &copy, Path::new("")).map_err(|e| e.to_string())?;
+    let (code, out, err) = read(&copy);
+    if code != 0 {
+        return Err(format!("{name}: read of the copy: exit {code}: {err}"));
+    }
+    let json = scratch.join("model.json");
+    std::fs::write(&json, out).map_err(|e| e.to_string())?;
+    let before = tree(&copy);
+    let (code, out, err) = strata(&[
+        "ardana".into(),
+        "write".into(),
+        json.display().to_string(),
+        copy.display().to_string(),
+    ]);
+    let after = tree(&copy);
+    let _ = std::fs::remove_dir_all(&scratch);
+    if code != 0 || !out.starts_with("0 added, 0 changed, 0 deleted") || before != after {
+        return Err(format!(
+            "{name}: the round trip changed the model (exit {code}):\n{out}{err}"
+        ));
+    }
+    Ok(())
+}
+
 #[test]
 fn ardana_models() {
     let Some(dir) = suite("ardana") else { return };
@@ -102,7 +154,7 @@ fn ardana_models() {
             }
         } else {
             match read(&model) {
-                (0, out, _) => compare(name, &out, &want),
+                (0, out, _) => compare(name, &out, &want).and_then(|()| round_trip(name, &model)),
                 (code, _, err) => Err(format!("{name}: exit {code}: {err}")),
             }
         };
@@ -111,7 +163,7 @@ fn ardana_models() {
         }
     }
     println!(
-        "conformance: ardana {} of {} (ci-multi-cp rejected by design, checked without its broken file)",
+        "conformance: ardana {} of {} (ci-multi-cp rejected by design, checked without its broken file; every readable model written back unchanged)",
         names.len() - failures.len(),
         names.len()
     );

@@ -136,8 +136,147 @@ fn a_directory_without_cloud_config_is_not_a_model() {
     assert!(err.contains("has no cloudConfig.yml"), "{err}");
 }
 
+/// A copy of fixtures/ardana/model in a temporary directory, and its combined model.
+fn model_copy() -> (tempfile::TempDir, std::path::PathBuf, Value) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("model");
+    copy_dir(&crate::util::fixtures().join("ardana/model"), &dir);
+    let run = ardana(&["read", &dir.display().to_string()]);
+    let model: Value = serde_json::from_str(run.ok()).expect("JSON");
+    (tmp, dir, model)
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Every file below `dir` with its text, sorted: the tree as a snapshot.
+fn tree(dir: &std::path::Path) -> String {
+    fn walk(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<(String, String)>) {
+        for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, base, out);
+            } else {
+                let rel = p.strip_prefix(base).expect("below").display().to_string();
+                out.push((rel, std::fs::read_to_string(&p).unwrap_or_default()));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|(rel, text)| format!("=== {rel}\n{text}"))
+        .collect()
+}
+
+fn write_json(dir: &std::path::Path, model: &Value) -> String {
+    let path = dir.parent().expect("parent").join("model.json");
+    std::fs::write(&path, serde_json::to_string_pretty(model).expect("JSON")).expect("write");
+    path.display().to_string()
+}
+
 #[test]
-fn write_says_it_is_not_built_yet() {
-    let run = ardana(&["write", "model.json", "ardana/model"]);
-    assert!(run.fails(2).contains("not built yet"));
+fn write_of_an_unchanged_model_changes_no_file() {
+    let (_tmp, dir, model) = model_copy();
+    let before = tree(&dir);
+    let json = write_json(&dir, &model);
+    let run = ardana(&["write", &json, &dir.display().to_string()]);
+    assert_eq!(run.ok(), "0 added, 0 changed, 0 deleted, 7 unchanged\n");
+    assert_eq!(tree(&dir), before, "byte-identical, comments and all");
+}
+
+#[test]
+fn write_follows_the_services_conventions_and_dry_run_shows_the_diffs() {
+    let (_tmp, dir, mut model) = model_copy();
+    let im = &mut model["inputModel"];
+    im["servers"].as_array_mut().expect("servers").push(
+        serde_json::json!({"id": "compute2", "ip-addr": "192.168.10.8", "role": "COMPUTE-ROLE"}),
+    );
+    let disks = im["disk-models"].as_array_mut().expect("disk-models");
+    disks.retain(|d| d["name"] != "COMPUTE-DISKS");
+    disks.push(serde_json::json!({"name": "NEW-DISKS", "volume-groups": []}));
+    im["firewall"] = serde_json::json!({"enabled": true});
+    im["pass-through"]["global"]["new-key"] = serde_json::json!("v");
+    let json = write_json(&dir, &model);
+    let before = tree(&dir);
+    let d = dir.display().to_string();
+    let dry = ardana(&["write", "--dry-run", &json, &d]);
+    let plan = dry.ok().to_string();
+    assert_eq!(tree(&dir), before, "--dry-run writes nothing");
+    // One file per new entry of a list split one entry per file; a new section in its own
+    // file; a file left with nothing but product deleted; new entries of a single-file list
+    // in that file.
+    assert!(plan.contains("added data/disk_models_NEW-DISKS.yml\n"));
+    assert!(plan.contains("added data/firewall.yml\n"));
+    assert!(plan.contains("deleted data/disks_compute.yml\n"));
+    assert!(plan.contains("+  - id: compute2\n"));
+    insta::assert_snapshot!("ardana_write_dry_run", plan);
+    let run = ardana(&["write", &json, &d]);
+    assert_eq!(
+        run.ok().lines().last(),
+        Some("2 added, 2 changed, 1 deleted, 4 unchanged")
+    );
+    insta::assert_snapshot!("ardana_write_tree", tree(&dir));
+    // Writing the same model again changes nothing.
+    let again = ardana(&["write", &json, &d]);
+    assert_eq!(again.ok(), "0 added, 0 changed, 0 deleted, 8 unchanged\n");
+}
+
+#[test]
+fn an_interrupted_write_leaves_the_directory_as_it_was() {
+    let (_tmp, dir, mut model) = model_copy();
+    model["inputModel"]["firewall"] = serde_json::json!({"enabled": true});
+    model["inputModel"]["servers"][0]["role"] = serde_json::json!("OTHER-ROLE");
+    let json = write_json(&dir, &model);
+    let before = tree(&dir);
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("strata"))
+        .args(["ardana", "write", &json, &dir.display().to_string()])
+        .env("STRATA_TEST_FAIL_STAGING_AFTER", "1")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        tree(&dir),
+        before,
+        "nothing changed, no temporary file left"
+    );
+}
+
+#[test]
+fn write_never_goes_outside_the_model_directory() {
+    let (_tmp, dir, mut model) = model_copy();
+    let fsm = model["fileInfo"]["fileSectionMap"]
+        .as_object_mut()
+        .expect("map");
+    let servers = fsm.remove("data/servers.yml").expect("servers file");
+    fsm.insert("../outside.yml".into(), servers);
+    let json = write_json(&dir, &model);
+    let before = tree(dir.parent().expect("parent"));
+    let run = ardana(&["write", &json, &dir.display().to_string()]);
+    assert!(run
+        .fails(1)
+        .contains("'../outside.yml' is not a path inside the model directory"));
+    assert_eq!(tree(dir.parent().expect("parent")), before);
+
+    let (_tmp, dir, mut model) = model_copy();
+    model["inputModel"]["disk-models"]
+        .as_array_mut()
+        .expect("disk-models")
+        .push(serde_json::json!({"name": "../../../etc/x"}));
+    let json = write_json(&dir, &model);
+    let run = ardana(&["write", &json, &dir.display().to_string()]);
+    assert!(run
+        .fails(1)
+        .contains("is not a path inside the model directory"));
 }

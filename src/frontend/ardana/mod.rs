@@ -9,6 +9,7 @@
 
 mod combine;
 mod walk;
+pub mod write;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{add_text_input, Files, Settings};

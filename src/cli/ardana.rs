@@ -1,0 +1,188 @@
+//! `strata ardana`'s actions on the command line (`read` renders like every other command),
+//! `validate`'s summary, and `write`: the plan from `frontend::ardana::write`, printed (`--dry-run`, with a
+//! unified diff of each rewritten file) or carried out so that nothing is half-written: every
+//! new text is first written to a temporary file beside its target, and only when all of them
+//! exist are they renamed into place, then the obsolete files deleted. A failure while staging
+//! removes the temporary files and leaves the directory as it was. A crash between two renames
+//! leaves each file either old or new; running the same write again finishes the job (files
+//! already renamed compare equal and are left alone).
+
+use super::files::io_error;
+use super::DiskFiles;
+use crate::error::{Error, ErrorKind};
+use crate::frontend::ardana::write::{plan, Change, Status};
+use crate::frontend::{add_text_input, Settings};
+use crate::load;
+use crate::value::SourceMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// `strata ardana` actions.
+#[derive(clap::Subcommand, Debug)]
+pub(super) enum ArdanaAction {
+    /// Combine the model in DIR into one model (JSON by default): inputModel, fileInfo, name,
+    /// version, readme, errors — as the Ardana service reads it, its rules enforced.
+    Read {
+        #[command(flatten)]
+        common: super::Common,
+        /// The model's top directory (holding cloudConfig.yml).
+        dir: PathBuf,
+    },
+    /// Check every input-model rule and report all violations at once.
+    Validate {
+        #[command(flatten)]
+        common: super::Common,
+        /// The model's top directory (holding cloudConfig.yml).
+        dir: PathBuf,
+    },
+    /// Write a combined model back into the model's files (unchanged files stay byte-identical;
+    /// staged, so nothing is half-written).
+    Write {
+        #[command(flatten)]
+        common: super::Common,
+        /// The combined model (as `ardana read` prints it).
+        model: PathBuf,
+        /// The model's top directory.
+        dir: PathBuf,
+        /// Print the plan and the diffs instead of writing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+/// Runs `validate` and `write`; `None` for `read`, which renders like every other command.
+pub(super) fn run(action: &ArdanaAction, sources: &mut SourceMap) -> Option<Result<(), Error>> {
+    match action {
+        ArdanaAction::Read { .. } => None,
+        ArdanaAction::Validate { common, dir } => Some(validate(common, dir, sources)),
+        ArdanaAction::Write {
+            common,
+            model,
+            dir,
+            dry_run,
+        } => {
+            let settings = super::settings_of(common);
+            Some(write(model, dir, *dry_run, &settings, sources))
+        }
+    }
+}
+
+fn validate(common: &super::Common, dir: &Path, sources: &mut SourceMap) -> Result<(), Error> {
+    let settings = super::settings_of(common);
+    let job = crate::frontend::ardana::ArdanaJob {
+        dir: dir.to_path_buf(),
+    };
+    let (summary, warnings) =
+        crate::frontend::ardana::validate(&job, &mut DiskFiles, sources, &settings)?;
+    let rendered = crate::rendered::Rendered {
+        doc: crate::value::Node::null(crate::value::Span::NONE),
+        header: None,
+        warnings,
+        trace: None,
+        stream: None,
+    };
+    super::report_warnings(&rendered, sources, common.strict)?;
+    let _ = super::print_with(|w| writeln!(w, "{summary}"));
+    Ok(())
+}
+
+/// Test hook: fail the staging after this many temporary files (docs/RELIABILITY.md).
+const FAIL_AFTER: &str = "STRATA_TEST_FAIL_STAGING_AFTER";
+
+fn write(
+    model: &Path,
+    dir: &Path,
+    dry_run: bool,
+    settings: &Settings,
+    sources: &mut SourceMap,
+) -> Result<(), Error> {
+    let input = super::files::read_one(&model.display().to_string())?;
+    let id = add_text_input(input, sources, settings)?;
+    let doc = load::json::load(sources.text(id), id, &settings.load)?;
+    let changes = plan(&doc, dir, &mut DiskFiles, sources, settings)?;
+    let mut out = String::new();
+    for c in changes.iter().filter(|c| c.status != Status::Ignored) {
+        out.push_str(&format!("{} {}\n", c.status.as_str(), c.rel));
+        if dry_run && c.status == Status::Changed {
+            let (old, new) = (
+                c.old.as_deref().unwrap_or(""),
+                c.text.as_deref().unwrap_or(""),
+            );
+            let diff = similar::TextDiff::from_lines(old, new);
+            out.push_str(
+                &diff
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&format!("a/{}", c.rel), &format!("b/{}", c.rel))
+                    .to_string(),
+            );
+        }
+    }
+    let count = |s: Status| changes.iter().filter(|c| c.status == s).count();
+    out.push_str(&format!(
+        "{}{} added, {} changed, {} deleted, {} unchanged\n",
+        if dry_run { "would be: " } else { "" },
+        count(Status::Added),
+        count(Status::Changed),
+        count(Status::Deleted),
+        count(Status::Ignored)
+    ));
+    if !dry_run {
+        apply(dir, &changes)?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.as_bytes());
+    Ok(())
+}
+
+/// Stages every new text, then renames and deletes.
+fn apply(dir: &Path, changes: &[Change]) -> Result<(), Error> {
+    let fail_after: Option<usize> = std::env::var(FAIL_AFTER).ok().and_then(|v| v.parse().ok());
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let cleanup = |staged: &[(PathBuf, PathBuf)]| {
+        for (tmp, _) in staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
+    for c in changes {
+        let Some(text) = &c.text else { continue };
+        if fail_after == Some(staged.len()) {
+            cleanup(&staged);
+            return Err(Error::new(
+                ErrorKind::Io,
+                "injected failure while staging (test)",
+            ));
+        }
+        let target = dir.join(&c.rel);
+        let parent = target.parent().map(Path::to_path_buf).unwrap_or_default();
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = parent.join(format!(".{name}.strata-{}.tmp", std::process::id()));
+        let result = std::fs::create_dir_all(&parent)
+            .and_then(|()| std::fs::write(&tmp, text))
+            .and_then(|()| std::fs::File::open(&tmp).and_then(|f| f.sync_all()));
+        if let Err(e) = result {
+            let _ = std::fs::remove_file(&tmp);
+            cleanup(&staged);
+            return Err(io_error(&target.display().to_string(), "write", &e)
+                .hint("nothing in the model directory was changed"));
+        }
+        staged.push((tmp, target));
+    }
+    for (tmp, target) in &staged {
+        std::fs::rename(tmp, target).map_err(|e| {
+            io_error(&target.display().to_string(), "write", &e)
+                .hint("files renamed before this one are new, the rest old: run the same write again to finish")
+        })?;
+    }
+    for c in changes.iter().filter(|c| c.status == Status::Deleted) {
+        let path = dir.join(&c.rel);
+        std::fs::remove_file(&path).map_err(|e| {
+            io_error(&path.display().to_string(), "delete", &e)
+                .hint("every new file is in place; run the same write again to finish")
+        })?;
+    }
+    Ok(())
+}
