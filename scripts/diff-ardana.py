@@ -16,8 +16,17 @@ document (a dictionary in two files, a duplicate list key or pass-through key, a
 without the key field, a file that does not parse): there strata must exit 1 naming the rule,
 whatever the service does. Every other case: strata's JSON must equal `ardana.py read`'s, or
 both must fail.
+
+With `--write`, every case that reads is also edited at random (entries added to and removed
+from lists, a field changed, a new section, a dictionary removed, a new pass-through key) and
+written back by both, each on its own copy: `ardana.py write` and `strata ardana write`. The
+per-file statuses (added / changed / deleted; unchanged files) must agree, and both directories
+must read back to the same model. Known differences, normalised before comparing: the
+service's random pass-through file name (`data/pass_through_*.yml`), and the files strata
+keeps on purpose (a nested cloudConfig.yml the service deletes; a file holding only empty
+lists).
 """
-import argparse, json, os, random, shutil, subprocess, sys, tempfile
+import argparse, copy, json, os, random, re, shutil, subprocess, sys, tempfile
 
 SCALARS = ["yes", "no", "on", "off", "0755", "1:20", "0x1F", "1_000", "~", "3.5", "'quoted'",
            "plain text", "true", "2", "-7", "null", "Yes", "OFF"]
@@ -159,16 +168,111 @@ class Case:
                 f.write(text)
 
 
+def edit(rng, model):
+    """Random edits of a combined model, as a user of the service would make them."""
+    m = copy.deepcopy(model)
+    im = m["inputModel"]
+    fsm = m["fileInfo"]["fileSectionMap"]
+    fields = {}
+    for entries in fsm.values():
+        for e in entries:
+            if isinstance(e, dict) and e.get("type") == "array":
+                name = [k for k in e if k not in ("type", "keyField")][0]
+                fields.setdefault(name, e["keyField"])
+    lists = [k for k, v in im.items() if isinstance(v, list) and k in fields]
+    for _ in range(rng.randint(1, 3)):
+        roll = rng.random()
+        if lists and roll < 0.35:
+            sec = rng.choice(lists)
+            im[sec].append({fields[sec]: f"new{rng.randint(0, 999)}", "note": "added"})
+        elif lists and roll < 0.5:
+            sec = rng.choice(lists)
+            if im[sec]:
+                im[sec].pop(rng.randrange(len(im[sec])))
+        elif lists and roll < 0.65:
+            sec = rng.choice(lists)
+            if im[sec]:
+                im[sec][0]["changed"] = rng.randint(0, 9)
+        elif roll < 0.75:
+            im[f"new-section-{rng.randint(0, 9)}"] = {"k": rng.randint(0, 9)}
+        elif roll < 0.85:
+            dicts = [k for k, v in im.items() if isinstance(v, dict) and k not in ("product", "pass-through", "cloud")]
+            if dicts:
+                del im[rng.choice(dicts)]
+        else:
+            pt = im.setdefault("pass-through", {})
+            if isinstance(pt, dict):
+                g = pt.setdefault("global", {})
+                if isinstance(g, dict):
+                    g[f"added{rng.randint(0, 99)}"] = "v"
+    return m
+
+
+PT = re.compile(r"^data/pass_through_[0-9a-f ]+\.yml$")
+
+
+def statuses_service(text):
+    return {("data/pass_through_*.yml" if PT.match(k) else k): v for k, v in json.loads(text).items() if v != "ignored"}
+
+
+def statuses_strata(text):
+    out = {}
+    for line in text.splitlines():
+        verb, _, rel = line.partition(" ")
+        if verb in ("added", "changed", "deleted"):
+            out["data/pass_through_*.yml" if PT.match(rel) else rel] = verb
+    return out
+
+
+def write_case(a, py, rng, root, strata_json):
+    """Edits the model, writes it with both, compares; returns a problem or None."""
+    model = edit(rng, json.loads(strata_json))
+    work = root + ".w"
+    os.makedirs(work)
+    jf = os.path.join(work, "model.json")
+    with open(jf, "w") as f:
+        json.dump(model, f)
+    sdir, odir = os.path.join(work, "strata"), os.path.join(work, "service")
+    shutil.copytree(root, sdir)
+    shutil.copytree(root, odir)
+    o = subprocess.run([py, a.oracle, "write", jf, odir, "--seed", "1"], capture_output=True, text=True,
+                       cwd=os.path.dirname(a.oracle))
+    s = subprocess.run([os.path.abspath(a.strata), "ardana", "write", jf, sdir], capture_output=True, text=True)
+    if o.returncode != 0:
+        return None if s.returncode != 0 else f"write: the service fails ({o.stdout[:300]}{o.stderr[-300:]}), strata does not"
+    if s.returncode != 0:
+        return f"write: strata exit {s.returncode}: {s.stderr[:600]}"
+    want, got = statuses_service(o.stdout), statuses_strata(s.stdout)
+    for rel, st in list(want.items()):
+        # Files strata keeps on purpose: a nested cloudConfig.yml, one holding only empty lists.
+        if st == "deleted" and rel not in got:
+            path = os.path.join(root, rel)
+            text = open(path).read() if os.path.exists(path) else ""
+            if rel.endswith("/cloudConfig.yml") or not re.search(r"^(?!product)[^\s#][^:]*:\s*(?!\[\])\S", text, re.M):
+                del want[rel]
+    if want != got:
+        return f"write statuses differ\nservice: {sorted(want.items())}\nstrata:  {sorted(got.items())}"
+    rs = subprocess.run([os.path.abspath(a.strata), "ardana", "read", sdir], capture_output=True, text=True)
+    ro = subprocess.run([os.path.abspath(a.strata), "ardana", "read", odir], capture_output=True, text=True)
+    if rs.returncode != 0 or ro.returncode != 0:
+        return f"write: reading back failed: strata's {rs.returncode} {rs.stderr[:300]} / service's {ro.returncode} {ro.stderr[:300]}"
+    if json.loads(rs.stdout)["inputModel"] != json.loads(ro.stdout)["inputModel"]:
+        return "write: the two directories read back to different models"
+    shutil.rmtree(work)
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--strata", default="target/release/strata")
     ap.add_argument("--oracle", default="/work/shared/oracles/ardana.py")
+    ap.add_argument("--write", action="store_true", help="also edit each model and write it back with both")
     a = ap.parse_args()
     py = os.path.join(os.environ.get("ORACLE_VENV_DIR", "/work/oracles/venvs"), "ardana", "bin", "python")
     rng = random.Random(a.seed)
-    failures, broken, both_fail = 0, 0, 0
+    failures, broken, both_fail, written = 0, 0, 0, 0
     tmp = tempfile.mkdtemp()
     for n in range(a.cases):
         case = Case(rng)
@@ -194,6 +298,9 @@ def main():
                 want, got = json.loads(o.stdout), json.loads(s.stdout)
                 diff = [k for k in want if want.get(k) != got.get(k)]
                 problem = f"differs in {diff}\nservice: {json.dumps(want)[:600]}\nstrata:  {json.dumps(got)[:600]}"
+            elif a.write:
+                written += 1
+                problem = write_case(a, py, rng, root, s.stdout)
         if problem:
             failures += 1
             if failures <= 5:
@@ -201,7 +308,7 @@ def main():
         else:
             shutil.rmtree(root)
     print(f"{a.cases - failures} passed, {failures} failed ({broken} break a rule on purpose, "
-          f"{both_fail} rejected by both; seed {a.seed})")
+          f"{both_fail} rejected by both, {written} edited and written back by both; seed {a.seed})")
     sys.exit(1 if failures else 0)
 
 

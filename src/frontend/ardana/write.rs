@@ -227,9 +227,13 @@ fn place_entry(
             .get(&Key::str("keyField"))
             .and_then(Node::as_str)
             .unwrap_or("");
+        // Python's `id in our_ids`: string ids (nearly all) by hash, others by Python's ==.
+        let strings: rustc_hash::FxHashSet<&str> = ids.iter().filter_map(Node::as_str).collect();
         let ours = |item: &Node| {
-            item.get(key_field)
-                .is_some_and(|id| ids.iter().any(|i| i.py_eq(id)))
+            item.get(key_field).is_some_and(|id| match id.as_str() {
+                Some(t) => strings.contains(t),
+                None => ids.iter().any(|i| i.py_eq(id)),
+            })
         };
         let Some(list) = work.get_mut(sk).and_then(|n| match &mut n.kind {
             Kind::List(l) => Some(l),
@@ -338,7 +342,6 @@ fn finish(
             .hint("rename the new section or entry so that its file name differs"));
         }
         let node = Node::map(content, Span::NONE);
-        let text = crate::render::yaml::to_string(&node, None);
         let (old_text, old) = read(files, &dir.join(&rel), sources, settings)?;
         let status = match &old {
             Some(o) if o.py_eq(&node) => Status::Ignored,
@@ -346,7 +349,8 @@ fn finish(
             None if old_text.is_some() => Status::Changed,
             None => Status::Added,
         };
-        let text = (status != Status::Ignored).then_some(text);
+        // Only a file that changes is written out (a large model has few of them).
+        let text = (status != Status::Ignored).then(|| crate::render::yaml::to_string(&node, None));
         changes.push(Change {
             rel,
             status,
