@@ -277,7 +277,13 @@ impl Hiera<'_> {
         }
         let (root, segs) = interp::split_key(key)
             .map_err(|p| Error::new(ErrorKind::Usage, format!("{p} in key: '{key}'")).at(at))?;
-        self.gather_options()?;
+        // A key in a module's namespace (`ntp::servers`) is also searched in that module's
+        // data, which Puppet reports as not found (strata has no modules).
+        let module = root
+            .split_once("::")
+            .map(|(m, _)| m.to_string())
+            .filter(|m| !m.is_empty());
+        self.gather_options(module.as_deref())?;
         let chosen = match merge {
             Some(b) => b.clone(),
             None => match self.options.as_ref().and_then(|o| o.behaviour_for(&root)) {
@@ -296,7 +302,22 @@ impl Hiera<'_> {
             l.push();
         }
         self.searched.clear();
+        let wrapped = module.is_some() && chosen.name != Name::First;
+        if wrapped {
+            say(&mut self.log, || {
+                format!("Merge strategy {}", chosen.name.as_str())
+            });
+            if let Some(l) = self.log.as_mut() {
+                l.push();
+            }
+        }
         let found = self.checked(key, at, |h| h.search(&root, &chosen))?;
+        if let Some(m) = &module {
+            say(&mut self.log, || format!("Module \"{m}\" not found"));
+            if let (true, Some(v), Some(l)) = (wrapped, &found, self.log.as_mut()) {
+                l.line(format!("Merged result: {}", show(v)));
+            }
+        }
         // The provider stack (global, environment, module): only global has data here.
         let found = match (chosen.name, found) {
             (Name::First, f) => f,
@@ -320,12 +341,15 @@ impl Hiera<'_> {
     fn dig(&mut self, v: Node, segs: &[Seg], key: &str, at: Span) -> Result<Option<Node>> {
         let mut cur = Some(v);
         let mut path = VPath::root();
+        let joined: Vec<String> = segs.iter().map(ToString::to_string).collect();
+        say(&mut self.log, || {
+            format!("Sub key: \"{}\"", joined.join("."))
+        });
+        if let Some(l) = self.log.as_mut() {
+            l.push();
+        }
         for (i, seg) in segs.iter().enumerate() {
             let Some(value) = cur.take() else { break };
-            say(&mut self.log, || format!("Sub key: \"{seg}\""));
-            if let Some(l) = self.log.as_mut() {
-                l.push();
-            }
             let next = interp::dig(value, std::slice::from_ref(seg), key)
                 .map_err(|m| Error::new(ErrorKind::Merge, m).at(at))?;
             say(&mut self.log, || match &next {

@@ -66,7 +66,9 @@ impl<'a> Hiera<'a> {
     }
 
     /// Looks `lookup_options` up (once) and compiles it.
-    pub fn gather_options(&mut self) -> Result<()> {
+    /// `module`: the namespace of the key being looked up, whose module data Puppet also
+    /// searches for lookup_options (and reports as not found).
+    pub fn gather_options(&mut self, module: Option<&str>) -> Result<()> {
         if self.options.is_some() {
             return Ok(());
         }
@@ -84,6 +86,9 @@ impl<'a> Hiera<'a> {
             h.search("lookup_options", &hash)
         });
         self.trace = trace;
+        if let (Some(m), Some(l)) = (module, self.log.as_mut()) {
+            l.line(format!("Module \"{m}\" not found"));
+        }
         if let Some(l) = self.log.as_mut() {
             l.pop();
         }
