@@ -71,8 +71,11 @@ enum Command {
         #[arg(short = 'P', long = "parameter", value_name = "NAME=VALUE")]
         params: Vec<String>,
         /// Environment files in order, repeatable.
-        #[arg(short = 'e', long = "environment", value_name = "ENV", required = true)]
+        #[arg(short = 'e', long = "environment", value_name = "ENV", num_args = 1..)]
         envs: Vec<String>,
+        /// Files given without -e (an error that says how to give them).
+        #[arg(hide = true)]
+        stray: Vec<String>,
     },
     /// Look up a key (or every key) through a hierarchy: Datum layers, a Datum tree, or Hiera 5.
     Lookup {
@@ -334,8 +337,23 @@ fn dispatch(
             template,
             params,
             envs,
+            stray,
             ..
         } => {
+            if let Some(first) = stray.first() {
+                return Err(Error::new(
+                    ErrorKind::Usage,
+                    format!("'{first}' is not an environment file argument: strata heat takes environment files with -e"),
+                )
+                .hint(format!("write strata heat -e {}", stray.join(" -e "))));
+            }
+            if envs.is_empty() {
+                return Err(Error::new(
+                    ErrorKind::Usage,
+                    "strata heat needs at least one environment file",
+                )
+                .hint("write strata heat [--template T] -e ENV..."));
+            }
             let params = params
                 .iter()
                 .map(|p| match p.split_once('=') {
@@ -387,6 +405,18 @@ fn dispatch(
                     node: read_one(&node)?,
                 }
             } else if !layer.is_empty() {
+                // `--layer a --layer b KEY` reads KEY as a third layer: a last "layer" that
+                // does not exist and has no file extension is most likely the key.
+                let looks_like_key = |l: &String| {
+                    !FsPath::new(l).exists() && FsPath::new(l).extension().is_none() && l != "-"
+                };
+                if let Some(l) = layer.last().filter(|l| key.is_none() && looks_like_key(l)) {
+                    return Err(Error::new(
+                        ErrorKind::Usage,
+                        format!("--layer '{l}' is not a file"),
+                    )
+                    .hint(format!("if '{l}' is the KEY, put it before the options or after '--': strata lookup {l} --layer FILE...")));
+                }
                 Hierarchy::Layers {
                     layers: read_inputs(&layer)?,
                     options: options.map(|o| read_one(&o)).transpose()?,
@@ -512,6 +542,18 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
         Some(OutputArg::Json) => Format::Json,
         None => command.default_format(),
     };
+    if common.explain.as_deref() == Some("") {
+        if let Some(p) = inputs_of(&command)
+            .iter()
+            .find(|i| i.starts_with('/') && !FsPath::new(i).exists())
+        {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                format!("'{p}' is not a file: did you mean --explain={p}?"),
+            )
+            .hint("a JSON Pointer is joined to --explain with '=': --explain=/runcmd/2"));
+        }
+    }
     let focus = match common.explain.as_deref() {
         None | Some("") => None,
         Some(p) => Some(Path::parse_pointer(p).map_err(|e| {
@@ -571,6 +613,18 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     // node (a few percent of a large render).
     std::mem::forget(rendered);
     result
+}
+
+/// The input files named on the command line (for messages about them).
+fn inputs_of(command: &Command) -> Vec<String> {
+    match command {
+        Command::CloudInit { inputs, .. }
+        | Command::Deckhand { inputs, .. }
+        | Command::Merge { inputs, .. } => inputs.clone(),
+        Command::Heat { envs, stray, .. } => envs.iter().chain(stray).cloned().collect(),
+        Command::Lookup { layer, .. } => layer.clone(),
+        Command::Ardana { .. } => Vec::new(),
+    }
 }
 
 fn report_warnings(rendered: &Rendered, sources: &SourceMap, strict: bool) -> Result<(), Error> {

@@ -333,3 +333,40 @@ fn input_size_limit() {
     .to_string();
     assert!(err.contains("--max-input-size"), "{err}");
 }
+
+/// Issue 16: argument mistakes get a hint that says what to write instead.
+#[test]
+fn argument_mistakes_get_hints() {
+    let run = strata(&["heat", "heat/nulls/env-1.yaml"]);
+    assert!(run
+        .fails(2)
+        .contains("hint: write strata heat -e heat/nulls/env-1.yaml"));
+    // `-e ENV...` takes several files.
+    let run = strata(&[
+        "heat",
+        "--template",
+        "heat/nulls/template.yaml",
+        "-e",
+        "heat/nulls/env-1.yaml",
+        "heat/nulls/env-2.yaml",
+    ]);
+    assert!(run.ok().contains("Cleared: keep me"));
+    let run = strata(&[
+        "cloud-init",
+        "--explain",
+        "/runcmd/2",
+        "cloud-init/runcmd/01-base.yaml",
+    ]);
+    assert!(run.fails(2).contains("did you mean --explain=/runcmd/2?"));
+    let run = strata(&[
+        "lookup",
+        "--layer",
+        "lookup/rules/node.yml",
+        "--layer",
+        "lookup/rules/role.yml",
+        "Network",
+    ]);
+    assert!(run.fails(2).contains(
+        "put it before the options or after '--': strata lookup Network --layer FILE..."
+    ));
+}
