@@ -17,9 +17,11 @@ use std::sync::atomic::Ordering;
 mod ardana;
 mod docs;
 mod files;
+mod hiera;
 use ardana::ArdanaAction;
 pub use files::write_atomic_with;
 use files::{read_inputs, read_one, write_stdout_with, MAX_INPUT_SIZE};
+use hiera::{hiera_job, run_explain_levels, DiskFiles, HieraOpts};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -175,29 +177,6 @@ impl Command {
             _ => Format::Yaml,
         }
     }
-}
-
-/// `lookup --hiera` options: the explicit merge, a default, and Puppet's explain layout.
-#[derive(Args, Debug, Default)]
-struct HieraOpts {
-    /// Hiera merge behaviour; replaces the key's lookup_options entry.
-    #[arg(long, value_name = "first|unique|hash|deep", requires = "hiera", value_parser = ["first", "unique", "hash", "deep"])]
-    merge: Option<String>,
-    /// Knockout prefix of a deep merge (with --merge deep).
-    #[arg(long = "knock-out-prefix", value_name = "P", requires = "hiera")]
-    knock_out_prefix: Option<String>,
-    /// Sort every merged array (with --merge deep).
-    #[arg(long, requires = "hiera")]
-    sort_merged_arrays: bool,
-    /// Merge arrays of hashes item by item (with --merge deep).
-    #[arg(long, requires = "hiera")]
-    merge_hash_arrays: bool,
-    /// Value (a string) returned when the key is found nowhere.
-    #[arg(long, value_name = "VALUE", requires = "hiera")]
-    default: Option<String>,
-    /// Print a report laid out like `puppet lookup --explain` instead of the value.
-    #[arg(long, requires = "hiera")]
-    explain_levels: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -432,82 +411,6 @@ fn dispatch(
             };
             frontend::lookup::render(LookupJob { key, hierarchy }, &mut read, sources, settings)
         }
-    }
-}
-
-/// The `--hiera` job of a `lookup` command line.
-fn hiera_job(
-    key: Option<String>,
-    config: &str,
-    facts: Option<String>,
-    o: HieraOpts,
-) -> Result<frontend::hiera::HieraJob, Error> {
-    Ok(frontend::hiera::HieraJob {
-        key,
-        root: FsPath::new(config)
-            .parent()
-            .map(FsPath::to_path_buf)
-            .unwrap_or_default(),
-        config: read_one(config)?,
-        facts: facts.map(|f| read_one(&f)).transpose()?,
-        merge: frontend::hiera::MergeArgs {
-            strategy: o.merge,
-            knockout_prefix: o.knock_out_prefix,
-            sort_merged_arrays: o.sort_merged_arrays,
-            merge_hash_arrays: o.merge_hash_arrays,
-        },
-        default: o.default,
-        explain_levels: o.explain_levels,
-    })
-}
-
-/// Files a front-end finds itself (Hiera's data files and globs, an Ardana model), from disk.
-pub(crate) struct DiskFiles;
-
-impl frontend::hiera::Files for DiskFiles {
-    fn read(&mut self, p: &FsPath) -> Result<Option<Input>, Error> {
-        if !p.is_file() {
-            return Ok(None);
-        }
-        read_one(&p.display().to_string()).map(Some)
-    }
-    fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)> {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return Vec::new();
-        };
-        entries
-            .flatten()
-            .map(|e| {
-                let is_dir = e.path().is_dir();
-                (e.file_name().to_string_lossy().into_owned(), is_dir)
-            })
-            .collect()
-    }
-}
-
-/// `lookup --hiera --explain-levels`: the report instead of the value (exit 0 when the key
-/// is not found, as `puppet lookup --explain`).
-fn run_explain_levels(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
-    let Command::Lookup {
-        common,
-        key,
-        hiera: Some(h),
-        facts,
-        hiera_opts,
-        ..
-    } = command
-    else {
-        return Ok(());
-    };
-    let settings = settings_of(&common);
-    let job = hiera_job(key, &h, facts, hiera_opts)?;
-    let out = frontend::hiera::render(job, &mut DiskFiles, sources, &settings)?;
-    report_warnings(&out.rendered, sources, common.strict)?;
-    let text = out.report.unwrap_or_default();
-    let mut emit = |w: &mut dyn Write| w.write_all(text.as_bytes());
-    match common.out {
-        Some(path) => write_atomic_with(&path, &mut emit),
-        None => write_stdout_with(&mut emit),
     }
 }
 
