@@ -26,7 +26,7 @@ use hiera::{hiera_job, run_explain_levels, DiskFiles, HieraOpts};
 #[derive(Parser, Debug)]
 #[command(
     name = "strata",
-    version,
+    version = env!("STRATA_VERSION"),
     about = "Render layered configuration exactly as the owning system merges it, and explain every value."
 )]
 struct Cli {

@@ -102,3 +102,28 @@ fn man_page_covers_every_subcommand_and_renders_cleanly() {
     }
     assert!(plain.contains("STRATA DECKHAND"), "{plain}");
 }
+
+/// `--version` names the git revision when built from a checkout (issue 16).
+#[test]
+fn version_names_the_git_revision_in_a_checkout() {
+    let run = crate::util::strata(&["--version"]);
+    let out = run.ok();
+    assert!(
+        out.starts_with(concat!("strata ", env!("CARGO_PKG_VERSION"))),
+        "{out}"
+    );
+    if std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.git")).exists() {
+        let rev = out
+            .split_once('(')
+            .map(|(_, r)| {
+                r.trim_end()
+                    .trim_end_matches(')')
+                    .trim_end_matches("-dirty")
+            })
+            .unwrap_or("");
+        assert!(
+            rev.len() >= 7 && rev.chars().all(|c| c.is_ascii_hexdigit()),
+            "no revision in {out}"
+        );
+    }
+}
