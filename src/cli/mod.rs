@@ -54,7 +54,10 @@ enum Top {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Merge cloud-init user-data parts (#cloud-config, #cloud-config-archive, MIME multipart).
-    #[command(name = "cloud-init")]
+    #[command(
+        name = "cloud-init",
+        after_help = "Examples (from the repository):\n  strata cloud-init fixtures/cloud-init/runcmd/01-base.yaml fixtures/cloud-init/runcmd/02-extra.yaml\n  strata cloud-init --explain fixtures/cloud-init/runcmd/01-base.yaml fixtures/cloud-init/runcmd/02-extra.yaml\n  strata cloud-init --output json --strict fixtures/cloud-init/runcmd/01-base.yaml"
+    )]
     CloudInit {
         #[command(flatten)]
         common: Common,
@@ -62,7 +65,11 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<String>,
     },
-    /// Merge Heat environment files as Heat does (parameter_merge_strategies).
+    /// Merge Heat environment files as Heat does (parameter_merge_strategies; by default a later
+    /// file's value overwrites an earlier one).
+    #[command(
+        after_help = "Examples (from the repository):\n  strata heat --template fixtures/heat/types/template.yaml -e fixtures/heat/types/env-1.yaml -e fixtures/heat/types/env-2.yaml\n  strata heat --explain --template fixtures/heat/types/template.yaml -e fixtures/heat/types/env-1.yaml fixtures/heat/types/env-2.yaml"
+    )]
     Heat {
         #[command(flatten)]
         common: Common,
@@ -79,7 +86,11 @@ enum Command {
         #[arg(hide = true)]
         stray: Vec<String>,
     },
-    /// Look up a key (or every key) through a hierarchy: Datum layers, a Datum tree, or Hiera 5.
+    /// Look up a key (or every key) through a hierarchy: Datum layers, a Datum tree, or Hiera 5
+    /// (by default the most specific value wins; lookup_options choose merges).
+    #[command(
+        after_help = "Examples (from the repository):\n  strata lookup --layer fixtures/lookup/rules/node.yml fixtures/lookup/rules/role.yml --options fixtures/lookup/rules/options.yml\n  strata lookup --hiera fixtures/hiera/site/hiera.yaml --facts fixtures/hiera/site/facts.yaml\n  strata lookup packages --hiera fixtures/hiera/site/hiera.yaml --facts fixtures/hiera/site/facts.yaml --explain-levels"
+    )]
     Lookup {
         #[command(flatten)]
         common: Common,
@@ -111,7 +122,11 @@ enum Command {
         #[command(flatten)]
         hiera_opts: HieraOpts,
     },
-    /// Render Airship Deckhand documents: layering, substitution, replacement.
+    /// Render Airship Deckhand documents: layering, substitution, replacement (a child's merge
+    /// action deep-merges mappings; lists and scalars replace).
+    #[command(
+        after_help = "Examples (from the repository):\n  strata deckhand fixtures/deckhand/site\n  strata deckhand --validate --output json fixtures/deckhand/site"
+    )]
     Deckhand {
         #[command(flatten)]
         common: Common,
@@ -129,6 +144,9 @@ enum Command {
         inputs: Vec<String>,
     },
     /// Read, validate or write back an Ardana input model (a directory of YAML files).
+    #[command(
+        after_help = "Examples (from the repository):\n  strata ardana read fixtures/ardana/model\n  strata ardana validate fixtures/ardana/model"
+    )]
     Ardana {
         #[command(subcommand)]
         action: ArdanaAction,
@@ -136,6 +154,9 @@ enum Command {
     /// Merge plain YAML / JSON files in order. Without --how: maps merge deeply, a later scalar
     /// or list replaces an earlier one. With --how: cloud-init's mergers, whose defaults keep
     /// earlier values (dict() is no_replace; write dict(replace) for later-wins).
+    #[command(
+        after_help = "Examples (from the repository):\n  strata merge fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --how 'dict(replace,recurse_list)+list(append)' fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --explain=/app/replicas fixtures/merge/base.yaml fixtures/merge/prod.yaml"
+    )]
     Merge {
         #[command(flatten)]
         common: Common,

@@ -127,3 +127,63 @@ fn version_names_the_git_revision_in_a_checkout() {
         );
     }
 }
+
+/// Every example of every subcommand's `--help` and every `$ strata` line of the README runs
+/// (from the repository root) and succeeds (issue 16).
+#[test]
+fn help_and_readme_examples_run() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = assert_cmd::cargo::cargo_bin("strata");
+    let mut examples: Vec<String> = Vec::new();
+    for sub in [
+        "cloud-init",
+        "heat",
+        "lookup",
+        "deckhand",
+        "ardana",
+        "merge",
+    ] {
+        let out = std::process::Command::new(&bin)
+            .args([sub, "--help"])
+            .output()
+            .expect("help");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let mut in_examples = false;
+        for line in text.lines() {
+            if line.starts_with("Examples") {
+                in_examples = true;
+            } else if in_examples && line.starts_with("  strata ") {
+                examples.push(line.trim().to_string());
+            } else if in_examples && line.starts_with("  ") && !line.trim().is_empty() {
+                // A long example wrapped by the help formatter.
+                if let Some(last) = examples.last_mut() {
+                    last.push(' ');
+                    last.push_str(line.trim());
+                }
+            }
+        }
+        assert!(in_examples, "strata {sub} --help has no examples");
+    }
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    examples.extend(
+        readme
+            .lines()
+            .filter_map(|l| l.strip_prefix("$ "))
+            .filter(|l| l.starts_with("strata "))
+            .map(str::to_string),
+    );
+    assert!(examples.len() >= 14, "{examples:?}");
+    for example in &examples {
+        let line = example.replacen("strata", &bin.display().to_string(), 1);
+        let out = std::process::Command::new("sh")
+            .args(["-c", &format!("{line} > /dev/null")])
+            .current_dir(root)
+            .output()
+            .expect("sh");
+        assert!(
+            out.status.success(),
+            "{example}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
