@@ -27,36 +27,10 @@ if [ "${NO_BUILD:-}" != 1 ]; then
   (cd "$ROOT" && $CARGO build --release --quiet)
 fi
 STRATA=$ROOT/target/release/strata
-TOOLS=$(cd "$ROOT" && $CARGO bench --bench tools --no-run --message-format=json 2>/dev/null |
-  python3 -c 'import sys, json
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "tools" and m.get("executable"):
-        print(m["executable"])' | tail -1)
+# shellcheck source=scripts/bench-lib.sh
+source "$ROOT/scripts/bench-lib.sh"
+TOOLS=$(tools_bin "$ROOT" $CARGO)
 [ -x "$TOOLS" ] || { echo "bench-ardana.sh: could not build the tools bench" >&2; exit 1; }
-
-LAST_S=0
-LAST_KB=0
-time_once() {
-  local t0 t1
-  t0=$(date +%s%N)
-  /usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" </dev/null
-  t1=$(date +%s%N)
-  LAST_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-  LAST_KB=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$WORK/time.txt")
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-measure() {
-  local runs=$1 i ts=() kbs=()
-  shift
-  for ((i = 0; i < runs; i++)); do
-    time_once "$@"
-    ts+=("$LAST_S")
-    kbs+=("$LAST_KB")
-  done
-  printf '%s %s\n' "$(printf '%s\n' "${ts[@]}" | median)" \
-    "$(printf '%s\n' "${kbs[@]}" | median | awk '{ printf "%.1f", $1 / 1024 }')"
-}
 
 echo "# strata ardana bench $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, commit $(cd "$ROOT" && git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo

@@ -51,28 +51,8 @@ for size in $SIZES; do
   fi
 done
 
-LAST_S=0
-LAST_KB=0
-time_once() { # time_once CMD...: stdout to /dev/null; sets LAST_S, LAST_KB
-  local t0 t1
-  t0=$EPOCHREALTIME
-  /usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" </dev/null
-  t1=$EPOCHREALTIME
-  LAST_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
-  LAST_KB=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$WORK/time.txt")
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-measure() { # measure RUNS CMD...: prints "median_s median_MiB"
-  local runs=$1 i ts=() kbs=()
-  shift
-  for ((i = 0; i < runs; i++)); do
-    time_once "$@"
-    ts+=("$LAST_S")
-    kbs+=("$LAST_KB")
-  done
-  printf '%s %s\n' "$(printf '%s\n' "${ts[@]}" | median)" \
-    "$(printf '%s\n' "${kbs[@]}" | median | awk '{ printf "%.1f", $1 / 1024 }')"
-}
+# shellcheck source=scripts/bench-lib.sh
+source "$ROOT/scripts/bench-lib.sh"
 ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
 instr() { # instr CMD...: callgrind's instruction count, in millions
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null </dev/null |

@@ -11,6 +11,9 @@ mod heat;
 mod hiera;
 mod yaml_suite;
 
+#[path = "../common/record.rs"]
+mod record;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -31,20 +34,9 @@ pub fn suite(name: &str) -> Option<PathBuf> {
 
 /// Runs strata with arguments; returns (exit code, stdout, stderr).
 pub fn strata(args: &[String]) -> (i32, String, String) {
-    // With `STRATA_RECORD=FILE`: the command line, for `scripts/same-output.py` to replay.
-    if let Some(file) = std::env::var_os("STRATA_RECORD") {
-        let mut line = vec![std::env::current_dir()
-            .map(|d| d.display().to_string())
-            .unwrap_or_default()];
-        line.extend(args.iter().cloned());
-        let text = serde_json::to_string(&line).expect("JSON of strings") + "\n";
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(file)
-            .expect("STRATA_RECORD file");
-        std::io::Write::write_all(&mut f, text.as_bytes()).expect("write STRATA_RECORD");
-    }
+    let dir = std::env::current_dir().unwrap_or_default();
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    record::record(&dir, &argv);
     let out = Command::new(assert_cmd::cargo::cargo_bin("strata"))
         .args(args)
         .output()

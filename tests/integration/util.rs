@@ -70,21 +70,9 @@ pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
 }
 
-/// With `STRATA_RECORD=FILE`, appends the command line (working directory and arguments, as
-/// one JSON array) to FILE, for `scripts/same-output.py` to replay with two binaries.
-pub fn record(dir: &std::path::Path, args: &[&str]) {
-    if let Some(file) = std::env::var_os("STRATA_RECORD") {
-        let mut line = vec![dir.display().to_string()];
-        line.extend(args.iter().map(|a| a.to_string()));
-        let text = serde_json::to_string(&line).expect("JSON of strings") + "\n";
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(file)
-            .expect("STRATA_RECORD file");
-        std::io::Write::write_all(&mut f, text.as_bytes()).expect("write STRATA_RECORD");
-    }
-}
+#[path = "../common/record.rs"]
+mod record_file;
+pub use record_file::record;
 
 /// A plain `Command` for cases needing more control.
 pub fn command() -> Command {
