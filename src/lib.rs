@@ -27,6 +27,7 @@ pub mod error;
 pub mod frontend;
 pub mod load;
 pub mod merge;
+pub mod par;
 pub mod render;
 pub mod rendered;
 pub mod strategy;

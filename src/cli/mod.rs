@@ -234,6 +234,9 @@ struct Common {
     /// Largest input accepted, in bytes.
     #[arg(long, value_name = "BYTES")]
     max_input_size: Option<usize>,
+    /// Threads that parse the inputs [default: the cores available]; 1 = one after another.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -276,6 +279,9 @@ fn print_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Exit
 fn settings_of(common: &Common) -> Settings {
     let mut settings = Settings {
         explain: common.explain.is_some(),
+        jobs: common
+            .jobs
+            .map_or_else(crate::par::default_jobs, |n| n as usize),
         ..Settings::default()
     };
     settings.load.version = match common.yaml {

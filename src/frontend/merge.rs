@@ -2,7 +2,7 @@
 //! `--how`: maps merge deeply and anything else is replaced. With `--how`: cloud-init's merger
 //! grammar, with cloud-init's exact semantics, for every layer.
 
-use super::{add_text_input, built_from, Input, Rendered, Settings};
+use super::{parse_inputs, Input, Rendered, Settings};
 use crate::error::{Error, ErrorKind, Result};
 use crate::load::{self, yaml};
 use crate::merge::{Engine, Trace};
@@ -42,24 +42,27 @@ pub fn render(
     }
     let rules = RuleSet::single(stack);
     let mut layers = Vec::new();
-    for input in inputs {
-        let json = load::is_json_name(&input.name);
-        let name = input.name.clone();
-        let id = add_text_input(input, sources, settings)?;
-        let text = sources.text(id);
-        let before = layers.len();
-        if json {
-            layers.push(load::json::load(text, id, &settings.load)?);
+    let parsed = parse_inputs(inputs, sources, settings, |name, text, id, warnings| {
+        if load::is_json_name(name) {
+            Ok(vec![load::json::load(text, id, &settings.load)?])
         } else {
-            layers.extend(yaml::load_stream(text, id, &settings.load, &mut warnings)?);
+            yaml::load_stream(text, id, &settings.load, warnings)
         }
-        if layers.len() == before {
+    });
+    for loaded in parsed {
+        let loaded = loaded?;
+        warnings.extend(loaded.warnings);
+        let docs = loaded.value?;
+        if docs.is_empty() {
             warnings.push(crate::error::Warning::new(
-                format!("{name} holds no document (only comments or blank lines): it adds nothing"),
-                super::file_span(id),
+                format!(
+                    "{} holds no document (only comments or blank lines): it adds nothing",
+                    sources.name(loaded.id)
+                ),
+                super::file_span(loaded.id),
             ));
         }
-        built_from(id, sources, settings);
+        layers.extend(docs);
     }
     let mut trace = settings.explain.then(Trace::default);
     let mut acc = Node::empty_map(Span::NONE);

@@ -9,6 +9,7 @@ pub mod heat;
 pub mod hiera;
 pub mod lookup;
 pub mod merge;
+mod parse;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::load::{self, LoadOptions};
@@ -16,6 +17,7 @@ use crate::value::{Reload, SourceId, SourceMap, Span};
 use std::path::Path;
 
 pub use crate::rendered::{Rendered, Stream, StreamDoc};
+pub use parse::{parse_inputs, Parsed};
 
 /// One input as read by the CLI: a display name, its bytes and, for a file, how to read its
 /// text again after the text is released.
@@ -52,6 +54,8 @@ pub struct Settings {
     pub load: LoadOptions,
     /// Record a provenance trace.
     pub explain: bool,
+    /// Threads that parse inputs (`--jobs`); 0 or 1: the calling thread alone.
+    pub jobs: usize,
 }
 
 /// Checks an input's size and text encoding and adds it to the source map.

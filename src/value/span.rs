@@ -237,6 +237,27 @@ impl SourceMap {
         }
     }
 
+    /// Takes a source's text out of the map, to be parsed away from it (on another thread);
+    /// `restore_text` puts it back. Until then the source reads as released.
+    pub fn take_text(&mut self, id: SourceId) -> String {
+        self.index(id)
+            .and_then(|i| self.sources.get_mut(i))
+            .and_then(|src| src.text.take())
+            .unwrap_or_default()
+    }
+
+    /// Puts back a text taken by `take_text`.
+    pub fn restore_text(&mut self, id: SourceId, text: String) {
+        if let Some(src) = self.index(id).and_then(|i| self.sources.get_mut(i)) {
+            src.text = OnceLock::from(text);
+        }
+    }
+
+    /// Whether `release` would drop this source's text (it can be read again).
+    pub fn releasable(&self, id: SourceId) -> bool {
+        self.get(id).is_some_and(|s| s.reload.is_some())
+    }
+
     /// Where the source with this id sits in `sources` (ids ascend with it).
     fn index(&self, id: SourceId) -> Option<usize> {
         let i = self.sources.partition_point(|s| s.base < id);

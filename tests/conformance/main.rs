@@ -14,6 +14,9 @@ mod yaml_suite;
 #[path = "../common/record.rs"]
 mod record;
 
+#[path = "../common/jobs.rs"]
+mod jobs;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -41,6 +44,8 @@ pub fn strata(args: &[String]) -> (i32, String, String) {
         .args(args)
         .output()
         .expect("run strata");
+    let code = out.status.code().unwrap_or(-1);
+    jobs::check_jobs(&dir, &argv, code, &out.stdout, &out.stderr);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

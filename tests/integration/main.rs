@@ -9,6 +9,7 @@ mod docs;
 mod explain;
 mod heat;
 mod hiera;
+mod jobs;
 mod lookup;
 mod merge;
 mod positions;

@@ -63,6 +63,10 @@ pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     if out.status.success() && stdin.is_none() {
         check_positions(args);
     }
+    if stdin.is_none() {
+        let code = out.status.code().unwrap_or(-1);
+        check_jobs(&fixtures(), args, code, &out.stdout, &out.stderr);
+    }
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -73,6 +77,10 @@ pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
 #[path = "../common/record.rs"]
 mod record_file;
 pub use record_file::record;
+
+#[path = "../common/jobs.rs"]
+mod jobs;
+pub use jobs::check_jobs;
 
 /// A plain `Command` for cases needing more control.
 pub fn command() -> Command {

@@ -12,7 +12,7 @@ mod walk;
 pub mod write;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontend::{add_text_input, Files, Settings};
+use crate::frontend::{add_text_input, parse_inputs, Files, Parsed, Settings};
 use crate::load;
 use crate::merge::{Outcome, RuleRef, Trace};
 use crate::rendered::Rendered;
@@ -107,6 +107,31 @@ impl Run<'_> {
         })))
     }
 
+    /// The model files among `entries`, read and parsed ahead on `settings.jobs` threads
+    /// (issue 19), one per `Entry::Yaml` in order; `None` where the walk reads the file itself
+    /// (missing, unreadable, or after a refused one), so every message comes at the
+    /// same point as in the sequential walk.
+    fn parse_ahead(&mut self, entries: &[Entry]) -> Vec<Result<Parsed<Node>>> {
+        if self.settings.jobs <= 1 {
+            return Vec::new();
+        }
+        let mut inputs = Vec::new();
+        for entry in entries {
+            let Entry::Yaml { path, .. } = entry else {
+                continue;
+            };
+            match self.files.read(path) {
+                Ok(Some(input)) => inputs.push(input),
+                _ => break,
+            }
+        }
+        let load = &self.settings.load;
+        parse_inputs(inputs, self.sources, self.settings, |_, text, id, w| {
+            let doc = load::load_document(text, id, false, load, w)?;
+            Ok(doc.unwrap_or_else(|| Node::null(crate::frontend::file_span(id))))
+        })
+    }
+
     fn model(&mut self, dir: &FsPath) -> Result<Node> {
         let config_path = dir.join("cloudConfig.yml");
         let config = self.load(&config_path)?.ok_or_else(|| {
@@ -163,11 +188,21 @@ impl Run<'_> {
         model.files.push("cloudConfig.yml".into());
         self.add(&mut model, "cloudConfig.yml", config);
         let mut readme = Map::new();
-        for entry in walk::walk(self.files, dir) {
+        let entries = walk::walk(self.files, dir);
+        let mut parsed = self.parse_ahead(&entries).into_iter();
+        for entry in entries {
             match entry {
                 Entry::Yaml { rel, path } => {
                     model.files.push(rel.clone());
-                    match self.load(&path) {
+                    let loaded = match parsed.next() {
+                        Some(Ok(loaded)) => {
+                            self.warnings.extend(loaded.warnings);
+                            loaded.value.map(Some)
+                        }
+                        Some(Err(refused)) => Err(refused),
+                        _ => self.load(&path),
+                    };
+                    match loaded {
                         Ok(Some(doc)) if doc.as_map().is_some() => self.add(&mut model, &rel, doc),
                         Ok(Some(doc)) => model.violations.push(
                             Error::new(

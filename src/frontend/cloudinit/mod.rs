@@ -30,7 +30,9 @@ pub fn render(
     let mut trace = settings.explain.then(Trace::default);
     let mut buf = Node::empty_map(Span::NONE);
     let mut merged_any = false;
+    let mut preloaded = Preloaded::default();
     for (index, part) in parts.iter().enumerate() {
+        let loaded = preloaded.take(index, &parts, sources, settings);
         if let Some(t) = trace.as_mut() {
             t.layer = index as u32;
         }
@@ -43,7 +45,10 @@ pub fn render(
         let label = sources.name(part.source).to_string();
         let result = match part.kind {
             PartKind::CloudConfig => {
-                merge_part(part, old, sources, settings, &mut warnings, trace.as_mut())
+                let (doc, loader_warnings) =
+                    loaded.unwrap_or_else(|| load_part(part, sources, settings));
+                warnings.extend(loader_warnings);
+                merge_part(part, doc, old, &mut warnings, trace.as_mut())
             }
             PartKind::JsonPatch => {
                 jsonp::apply(part, old, sources, settings, &mut warnings, trace.as_mut())
@@ -120,15 +125,75 @@ impl From<HowError> for Drop {
 
 type PartResult = std::result::Result<Node, (Drop, Node)>;
 
+/// A cloud-config part's YAML, loaded (`safe_load`), with the loader's warnings.
+type Loaded = (Result<Option<Node>>, Vec<Warning>);
+
+fn load_part(part: &Part, sources: &SourceMap, settings: &Settings) -> Loaded {
+    let mut warnings = Vec::new();
+    let doc = yaml::load_single(
+        sources.text(part.source),
+        part.source,
+        &settings.load,
+        &mut warnings,
+    );
+    (doc, warnings)
+}
+
+/// Parts are loaded ahead of their merge, a batch at a time on `settings.jobs` threads (a part
+/// parses the same whatever was merged before it: its headers and `merge_how` decide how it
+/// merges, not how it is read). A batch holds at most `BATCH_BYTES` of text, so the trees
+/// waiting for their merge stay small next to the result.
+#[derive(Default)]
+struct Preloaded {
+    start: usize,
+    batch: Vec<Option<Loaded>>,
+}
+
+const BATCH_BYTES: usize = 4 << 20;
+const BATCH_PARTS: usize = 256;
+
+impl Preloaded {
+    /// Part `index`'s load, when loading ahead is worth it (`None`: load it now).
+    fn take(
+        &mut self,
+        index: usize,
+        parts: &[Part],
+        sources: &SourceMap,
+        settings: &Settings,
+    ) -> Option<Loaded> {
+        if settings.jobs <= 1 {
+            return None;
+        }
+        if index >= self.start + self.batch.len() {
+            let mut bytes = 0;
+            let batch: Vec<&Part> = parts[index..]
+                .iter()
+                .take_while(|p| {
+                    let fits = bytes < BATCH_BYTES;
+                    bytes += sources.text(p.source).len();
+                    fits
+                })
+                .take(BATCH_PARTS)
+                .collect();
+            self.start = index;
+            self.batch = crate::par::map_ordered(
+                batch,
+                settings.jobs,
+                |p| sources.text(p.source).len(),
+                |p| (p.kind == PartKind::CloudConfig).then(|| load_part(p, sources, settings)),
+            );
+        }
+        self.batch.get_mut(index - self.start)?.take()
+    }
+}
+
 fn merge_part(
     part: &Part,
+    doc: Result<Option<Node>>,
     old: Node,
-    sources: &SourceMap,
-    settings: &Settings,
     warnings: &mut Vec<Warning>,
     trace: Option<&mut Trace>,
 ) -> PartResult {
-    let text = sources.text(part.source);
     let whole = file_span(part.source);
     let rejected = |message: String, span: Span| Drop {
         failure: Failure::Rejected,
@@ -136,7 +201,7 @@ fn merge_part(
         span,
         fatal: None,
     };
-    let doc = match yaml::load_single(text, part.source, &settings.load, warnings) {
+    let doc = match doc {
         Ok(Some(doc)) => doc,
         Ok(None) => return Err((rejected("empty cloud config".into(), whole), old)),
         Err(e) => {

@@ -6,7 +6,7 @@
 
 use super::fail;
 use crate::error::{Result, Warning};
-use crate::frontend::{add_text_input, built_from, Input, Settings};
+use crate::frontend::{parse_inputs, Input, Settings};
 use crate::load::yaml;
 use crate::value::{Node, SourceMap};
 
@@ -17,25 +17,36 @@ pub fn documents(
     settings: &Settings,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
-    let mut docs = Vec::new();
+    // A file of only blank space holds no document (it is checked for size only).
+    // One over the size limit stops the run where it stands in the inputs.
+    let mut texts = Vec::with_capacity(inputs.len());
+    let mut too_large = Ok(());
     for input in inputs {
-        if input.bytes.iter().all(u8::is_ascii_whitespace) {
-            crate::frontend::check_size(&input, settings)?;
-            continue;
+        if !input.bytes.iter().all(u8::is_ascii_whitespace) {
+            texts.push(input);
+        } else if let Err(e) = crate::frontend::check_size(&input, settings) {
+            too_large = Err(e);
+            break;
         }
-        let id = add_text_input(input, sources, settings)?;
-        let stream = yaml::load_stream(sources.text(id), id, &settings.load, warnings)?;
-        docs.extend(stream.into_iter().filter(|d| !d.is_null()));
+    }
+    let parsed = parse_inputs(texts, sources, settings, |_, text, id, warnings| {
+        yaml::load_stream(text, id, &settings.load, warnings)
+    });
+    let mut docs = Vec::new();
+    for loaded in parsed {
+        let loaded = loaded?;
+        warnings.extend(loaded.warnings);
+        docs.extend(loaded.value?.into_iter().filter(|d| !d.is_null()));
         if docs.len() > settings.load.max_documents {
             return Err(crate::error::Error::new(
                 crate::error::ErrorKind::Limit,
                 format!("more than {} documents", settings.load.max_documents),
             )
-            .in_file(sources.name(id))
+            .in_file(sources.name(loaded.id))
             .hint("split the site, or render fewer documents at once"));
         }
-        built_from(id, sources, settings);
     }
+    too_large?;
     Ok(docs)
 }
 

@@ -14,10 +14,11 @@ use super::locate::{self, Location};
 use super::report::{say, value as show, Log};
 use super::state::Hiera;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontend::{add_text_input, built_from};
+use crate::frontend::{add_text_input, built_from, parse_inputs};
 use crate::load;
 use crate::merge::{Outcome, Step};
-use crate::value::{Key, Map, Node, Path as VPath, Span};
+use crate::value::{Key, Map, Node, Path as VPath, SourceId, Span};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::Path;
 
 /// Deepest chain of lookups inside interpolations (each one recurses).
@@ -36,6 +37,7 @@ impl Hiera<'_> {
                     self.files,
                 )?);
             }
+            self.prefetch(&all);
             self.levels = Some(all);
         }
         Ok(self.levels.get_or_insert_with(Vec::new))
@@ -44,19 +46,71 @@ impl Hiera<'_> {
     /// The data hash of a file (`None`: the file does not exist).
     pub fn data(&mut self, path: &Path, format: Format) -> Result<Option<&Node>> {
         if !self.data.contains_key(path) {
-            let doc = self.load(path, format)?;
+            let doc = match self.pending.remove(path) {
+                Some((doc, warnings)) => {
+                    self.warnings.extend(warnings);
+                    doc?
+                }
+                None => self.load(path, format)?,
+            };
             self.data.insert(path.to_path_buf(), doc);
         }
         Ok(self.data.get(path).and_then(Option::as_ref))
+    }
+
+    /// Reads every data file of the hierarchy ahead of the search and parses them on
+    /// `settings.jobs` threads (issue 19). Each result, with its error or warnings, waits until
+    /// the search asks for that file, so what is reported, and in which order, is what the
+    /// sequential search reports; a file the search never reaches reports nothing.
+    pub(super) fn prefetch(&mut self, levels: &[Vec<Location>]) {
+        if self.settings.jobs <= 1 {
+            return;
+        }
+        let mut formats = FxHashMap::default();
+        let (mut inputs, mut paths) = (Vec::new(), Vec::new());
+        for (level, locations) in self.config.levels.iter().zip(levels) {
+            for loc in locations {
+                if self.data.contains_key(&loc.path) || formats.contains_key(&loc.path) {
+                    continue;
+                }
+                // Missing, blank or unreadable: the search reads it itself, as it would.
+                if let Ok(Some(input)) = self.files.read(&loc.path) {
+                    if !blank(&input, level.format) {
+                        formats.insert(loc.path.clone(), level.format);
+                        paths.push((loc.path.clone(), level.format));
+                        inputs.push(input);
+                    }
+                }
+            }
+        }
+        let json: FxHashSet<String> = paths
+            .iter()
+            .zip(&inputs)
+            .filter(|((_, f), _)| *f == Format::Json)
+            .map(|(_, i)| i.name.clone())
+            .collect();
+        let load = &self.settings.load;
+        let parsed = parse_inputs(inputs, self.sources, self.settings, |name, text, id, w| {
+            load::load_document(text, id, json.contains(name), load, w)
+        });
+        for ((path, format), parsed) in paths.into_iter().zip(parsed) {
+            let loaded = match parsed {
+                Ok(p) => (
+                    p.value.and_then(|doc| as_data(&path, format, p.id, doc)),
+                    p.warnings,
+                ),
+                Err(e) => (Err(e), Vec::new()),
+            };
+            self.pending.insert(path, loaded);
+        }
     }
 
     fn load(&mut self, path: &Path, format: Format) -> Result<Option<Node>> {
         let Some(input) = self.files.read(path)? else {
             return Ok(None);
         };
-        let empty_map = |span| Some(Node::empty_map(span));
-        if format == Format::Yaml && input.bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(empty_map(Span::NONE));
+        if blank(&input, format) {
+            return Ok(Some(Node::empty_map(Span::NONE)));
         }
         let id = add_text_input(input, self.sources, self.settings)?;
         let text = self.sources.text(id);
@@ -68,24 +122,7 @@ impl Hiera<'_> {
             &mut self.warnings,
         )?;
         built_from(id, self.sources, self.settings);
-        match doc {
-            None => Ok(empty_map(Span::new(id, 0, 0))),
-            Some(d) if d.as_map().is_some() => Ok(Some(d)),
-            Some(d) if format == Format::Yaml && matches!(d.kind, crate::value::Kind::Bool(false)) => {
-                Ok(empty_map(d.span))
-            }
-            Some(d) => Err(Error::new(
-                ErrorKind::Parse,
-                format!(
-                    "{}: file does not contain a valid {} hash: it holds {}",
-                    path.display(),
-                    if format == Format::Json { "json" } else { "yaml" },
-                    d.kind_phrase()
-                ),
-            )
-            .at(d.span)
-            .hint("a data file is a mapping of keys to values; Puppet warns and reads it as empty (an error with strict=error)")),
-        }
+        as_data(path, format, id, doc)
     }
 
     /// Runs `f` with `name` on the recursion stack.
@@ -419,5 +456,34 @@ impl Interp for Hiera<'_> {
     }
     fn leave(&mut self) {
         self.stack.pop();
+    }
+}
+
+/// A YAML data file of only blank space is an empty hash (no text to parse).
+fn blank(input: &crate::frontend::Input, format: Format) -> bool {
+    format == Format::Yaml && input.bytes.iter().all(u8::is_ascii_whitespace)
+}
+
+/// A data file's document as its data hash: no document (or YAML `false`) is an empty hash,
+/// anything but a hash an error.
+fn as_data(path: &Path, format: Format, id: SourceId, doc: Option<Node>) -> Result<Option<Node>> {
+    let empty_map = |span| Some(Node::empty_map(span));
+    match doc {
+        None => Ok(empty_map(Span::new(id, 0, 0))),
+        Some(d) if d.as_map().is_some() => Ok(Some(d)),
+        Some(d) if format == Format::Yaml && matches!(d.kind, crate::value::Kind::Bool(false)) => {
+            Ok(empty_map(d.span))
+        }
+        Some(d) => Err(Error::new(
+            ErrorKind::Parse,
+            format!(
+                "{}: file does not contain a valid {} hash: it holds {}",
+                path.display(),
+                if format == Format::Json { "json" } else { "yaml" },
+                d.kind_phrase()
+            ),
+        )
+        .at(d.span)
+        .hint("a data file is a mapping of keys to values; Puppet warns and reads it as empty (an error with strict=error)")),
     }
 }

@@ -30,6 +30,9 @@ pub struct Hiera<'a> {
     pub searched: Vec<(String, &'static str)>,
     pub(super) levels: Option<Vec<Vec<Location>>>,
     pub(super) data: FxHashMap<PathBuf, Option<Node>>,
+    /// Data files read and parsed ahead (`prefetch`), with the loader's warnings, until the
+    /// search asks for them.
+    pub(super) pending: FxHashMap<PathBuf, (Result<Option<Node>>, Vec<Warning>)>,
     pub(super) options: Option<Options>,
     pub(super) stack: Vec<String>,
 }
@@ -60,6 +63,7 @@ impl<'a> Hiera<'a> {
             searched: Vec::new(),
             levels: None,
             data: FxHashMap::default(),
+            pending: FxHashMap::default(),
             options: None,
             stack: Vec::new(),
         }

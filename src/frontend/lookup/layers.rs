@@ -6,7 +6,7 @@
 use super::resolve::DocLayers;
 use super::rules::{compile, get_ci, Fallback};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontend::{add_text_input, built_from, Input, Settings};
+use crate::frontend::{add_text_input, built_from, parse_inputs, Input, Settings};
 use crate::load;
 use crate::strategy::selector::PathRules;
 use crate::value::{Node, SourceMap};
@@ -71,9 +71,14 @@ pub fn prepare(
     settings: &Settings,
     warnings: &mut Vec<Warning>,
 ) -> Result<(DocLayers, PathRules, Option<Node>)> {
-    let mut docs = Vec::with_capacity(layers.len());
-    for input in layers {
-        docs.push(load_input(input, sources, settings, warnings)?);
+    let parsed = parse_inputs(layers, sources, settings, |name, text, id, warnings| {
+        load::load_document(text, id, load::is_json_name(name), &settings.load, warnings)
+    });
+    let mut docs = Vec::with_capacity(parsed.len());
+    for loaded in parsed {
+        let loaded = loaded?;
+        warnings.extend(loaded.warnings);
+        docs.push(loaded.value?);
     }
     let options_doc = match options {
         Some(input) => load_input(input, sources, settings, warnings)?,

@@ -9,7 +9,7 @@ use super::layers::{load_input, rules_from_doc, OptionsForm};
 use super::resolve::{all_keys, Found, LayerSource, Run};
 use super::rules::Fallback;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontend::{add_text_input, built_from, Input, Rendered, Settings};
+use crate::frontend::{parse_inputs, Input, Rendered, Settings};
 use crate::load::{self, yaml};
 use crate::merge::{key_text, Trace};
 use crate::value::{Key, Map, Node, SourceMap, Span};
@@ -57,17 +57,17 @@ pub fn merge_with_rules(
         &mut warnings,
     )?;
     let mut layers = Vec::new();
-    for input in inputs {
-        let json = load::is_json_name(&input.name);
-        let id = add_text_input(input, sources, settings)?;
-        let text = sources.text(id);
-        let docs = if json {
-            vec![load::json::load(text, id, &settings.load)?]
+    let parsed = parse_inputs(inputs, sources, settings, |name, text, id, warnings| {
+        if load::is_json_name(name) {
+            Ok(vec![load::json::load(text, id, &settings.load)?])
         } else {
-            yaml::load_stream(text, id, &settings.load, &mut warnings)?
-        };
-        built_from(id, sources, settings);
-        for doc in docs {
+            yaml::load_stream(text, id, &settings.load, warnings)
+        }
+    });
+    for loaded in parsed {
+        let loaded = loaded?;
+        warnings.extend(loaded.warnings);
+        for doc in loaded.value? {
             match doc.kind {
                 crate::value::Kind::Map(_) => layers.push(Some(doc)),
                 crate::value::Kind::Null => {}

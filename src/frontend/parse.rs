@@ -1,0 +1,77 @@
+//! Parsing a run's inputs in parallel (issue 19). Adding an input to the source map is done in
+//! order (it takes the next range of the shared offset space); parsing its text depends on
+//! nothing but the text, so the texts are parsed on `Settings::jobs` threads; the results come
+//! back in input order and the front-end then goes through them exactly as its sequential loop
+//! did — the first error it meets, the warnings in their order and the merge do not depend on
+//! the number of jobs.
+
+use super::{add_text_input, Input, Settings};
+use crate::error::{Result, Warning};
+use crate::value::{SourceId, SourceMap};
+
+/// One input, parsed (or its parse error).
+pub struct Parsed<T> {
+    pub id: SourceId,
+    pub value: Result<T>,
+    /// What the loader warned about while reading it, in order (also before an error).
+    pub warnings: Vec<Warning>,
+}
+
+/// Adds every input to the source map (as `add_text_input`, in order) and parses each text with
+/// `parse(name, text, id, warnings)` on up to `settings.jobs` threads. Results are in input
+/// order. An input that cannot be added (over the size limit, not text) ends the list with its
+/// error (`Err`): the inputs after it are not parsed, as in a sequential run that stops there.
+///
+/// Without `--explain` a text is released as soon as its values are built (`built_from`), by
+/// the thread that parsed it; a text that cannot be read again (stdin, a derived text) or whose
+/// parse failed is kept for the messages that quote it.
+pub fn parse_inputs<T, F>(
+    inputs: Vec<Input>,
+    sources: &mut SourceMap,
+    settings: &Settings,
+    parse: F,
+) -> Vec<Result<Parsed<T>>>
+where
+    T: Send,
+    F: Fn(&str, &str, SourceId, &mut Vec<Warning>) -> Result<T> + Sync,
+{
+    let mut work = Vec::with_capacity(inputs.len());
+    let mut stop = None;
+    for input in inputs {
+        let name = input.name.clone();
+        match add_text_input(input, sources, settings) {
+            Ok(id) => {
+                let keep = settings.explain || !sources.releasable(id);
+                work.push((name, id, sources.take_text(id), keep));
+            }
+            Err(e) => {
+                stop = Some(e);
+                break;
+            }
+        }
+    }
+    let done = crate::par::map_ordered(
+        work,
+        settings.jobs,
+        |(_, _, text, _)| text.len(),
+        |(name, id, text, keep)| {
+            let mut warnings = Vec::new();
+            let value = parse(&name, &text, id, &mut warnings);
+            let text = (keep || value.is_err()).then_some(text);
+            (id, text, value, warnings)
+        },
+    );
+    let mut out = Vec::with_capacity(done.len() + 1);
+    for (id, text, value, warnings) in done {
+        if let Some(text) = text {
+            sources.restore_text(id, text);
+        }
+        out.push(Ok(Parsed {
+            id,
+            value,
+            warnings,
+        }));
+    }
+    out.extend(stop.map(Err));
+    out
+}

@@ -1,0 +1,116 @@
+//! Parallel work of one run (issue 19): the inputs of a run — files, MIME parts, data files —
+//! are parsed independently of each other, so they are parsed on up to `jobs` threads, and
+//! the results come back in the order of the inputs. Everything that depends on order (the
+//! merge, warnings, which error is reported, `--explain`) then runs over that ordered result
+//! exactly as the sequential run does, so output and messages do not depend on `jobs`.
+//!
+//! Why `std::thread::scope` and not a pool crate: a run does one parallel map per phase over
+//! a few to a few thousand items, each item a parse of one text, and the items borrow the run's
+//! settings. A scoped map with a shared counter (largest items first, so a big file is not
+//! started last) does that with no dependency and no pool kept alive; with one job, or one
+//! item, no thread is started at all (a one-file render is unchanged).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+/// The number of jobs when the user gives none: the cores this process may use.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// `items.map(work)` on up to `jobs` threads (the calling thread is one of them), results in
+/// the order of `items`. `cost` orders the work, largest first (a byte count, say); it does
+/// not change the result. A panic in `work` is passed on to the caller.
+pub fn map_ordered<T, R, C, F>(items: Vec<T>, jobs: usize, cost: C, work: F) -> Vec<R>
+where
+    T: Send,
+    R: Send,
+    C: Fn(&T) -> usize,
+    F: Fn(T) -> R + Sync,
+{
+    let n = items.len();
+    let threads = jobs.min(n);
+    if threads <= 1 {
+        return items.into_iter().map(work).collect();
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(cost(&items[i])));
+    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut done = Vec::new();
+        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let item = slots[i]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            if let Some(item) = item {
+                done.push((i, work(item)));
+            }
+        }
+        done
+    };
+    let mut results: Vec<Option<R>> = (0..n).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(worker)).collect();
+        let mut finished = vec![worker()];
+        for h in helpers {
+            match h.join() {
+                Ok(done) => finished.push(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        for (i, r) in finished.into_iter().flatten() {
+            results[i] = Some(r);
+        }
+    });
+    // Every index was taken by exactly one worker, and every worker returned.
+    results.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::map_ordered;
+
+    #[test]
+    fn results_keep_the_order_of_the_items_whatever_the_jobs() {
+        let items: Vec<usize> = (0..200).collect();
+        let expected: Vec<usize> = items.iter().map(|i| i * i).collect();
+        for jobs in [0, 1, 2, 3, 8, 500] {
+            // Costs in an order unrelated to the items' order.
+            let got = map_ordered(items.clone(), jobs, |i| (i * 7919) % 211, |i| i * i);
+            assert_eq!(got, expected, "jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn work_runs_on_several_threads_when_asked() {
+        let ids = map_ordered(
+            (0..64).collect::<Vec<u32>>(),
+            4,
+            |_| 1,
+            |_| {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                std::thread::current().id()
+            },
+        );
+        let mut distinct = ids.clone();
+        distinct.sort_by_key(|id| format!("{id:?}"));
+        distinct.dedup();
+        assert!(distinct.len() > 1, "all 64 items ran on one thread");
+    }
+
+    #[test]
+    #[should_panic(expected = "item 5")]
+    fn a_panic_in_the_work_reaches_the_caller() {
+        map_ordered(
+            (0..10).collect::<Vec<u32>>(),
+            3,
+            |_| 1,
+            |i| {
+                assert!(i != 5, "item 5");
+                i
+            },
+        );
+    }
+}
