@@ -68,6 +68,10 @@ def main():
         if floor:
             f = strata["s"] / floor["s"]
             checks.append((f"{wl}: strata within 2.5× of the parse floor", f <= 2.5, f"{f:.2f}×"))
+            checks.append((f"{wl}: strata within 1.3× of the single-thread parse floor (issue 19)", f <= 1.3, f"{f:.2f}×"))
+        j1 = get(wl, top, "strata-j1")
+        if j1:
+            checks.append((f"{wl}: --jobs 1 / default jobs", True, f"{j1['s'] / strata['s']:.2f}× ({j1['s']:.3f} s vs {strata['s']:.3f} s)"))
         for kind, what in (("yaml", "reading the same YAML"), ("json", "on the JSON twins")):
             if kind in fastest:
                 tool, ratio = fastest[kind]
@@ -75,6 +79,9 @@ def main():
         if wl == "w1":
             ratio = strata["kb"] * 1024 / strata["bytes"]
             checks.append(("w1: peak RSS ≤ 3× input", ratio <= 3, f"{ratio:.2f}×"))
+            if j1:
+                ratio = j1["kb"] * 1024 / j1["bytes"]
+                checks.append(("w1: peak RSS ≤ 3× input with --jobs 1", ratio <= 3, f"{ratio:.2f}×"))
 
     out += [
         "### Scaling (median wall time; x16 = the full workload)",
@@ -83,7 +90,7 @@ def main():
         "| --- | --- | " + " | ".join("---:" for _ in scales) + " | ---: |",
     ]
     for wl in ("w1", "w2", "w3"):
-        for tool in ("floor", "strata", "strata-json", "strata-explain"):
+        for tool in ("floor", "strata", "strata-j1", "strata-json", "strata-explain"):
             vals = [get(wl, s, tool) for s in scales]
             if not all(vals):
                 continue
@@ -109,6 +116,7 @@ def main():
         out.append("")
         r = expl[-1]["s"] / plain[-1]["s"]
         checks.append(("w1: --explain ≤ 2× plain render", r <= 2, f"{r:.2f}×"))
+        checks.append(("w1: --explain ≤ 1.5× plain render (issue 19)", r <= 1.5, f"{r:.2f}×"))
 
     small = rows.get(("small", "1", "strata"))
     if small:

@@ -279,9 +279,6 @@ fn print_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Exit
 fn settings_of(common: &Common) -> Settings {
     let mut settings = Settings {
         explain: common.explain.is_some(),
-        jobs: common
-            .jobs
-            .map_or_else(crate::par::default_jobs, |n| n as usize),
         ..Settings::default()
     };
     settings.load.version = match common.yaml {
@@ -291,6 +288,9 @@ fn settings_of(common: &Common) -> Settings {
     if let Some(max) = common.max_input_size {
         settings.load.max_input_size = max;
     }
+    settings.load.jobs = common
+        .jobs
+        .map_or_else(crate::par::default_jobs, |n| n as usize);
     MAX_INPUT_SIZE.store(settings.load.max_input_size, Ordering::Relaxed);
     settings
 }

@@ -54,8 +54,6 @@ pub struct Settings {
     pub load: LoadOptions,
     /// Record a provenance trace.
     pub explain: bool,
-    /// Threads that parse inputs (`--jobs`); 0 or 1: the calling thread alone.
-    pub jobs: usize,
 }
 
 /// Checks an input's size and text encoding and adds it to the source map.

@@ -18,7 +18,7 @@ pub struct Parsed<T> {
 }
 
 /// Adds every input to the source map (as `add_text_input`, in order) and parses each text with
-/// `parse(name, text, id, warnings)` on up to `settings.jobs` threads. Results are in input
+/// `parse(name, text, id, warnings)` on up to `--jobs` threads. Results are in input
 /// order. An input that cannot be added (over the size limit, not text) ends the list with its
 /// error (`Err`): the inputs after it are not parsed, as in a sequential run that stops there.
 ///
@@ -52,7 +52,7 @@ where
     }
     let done = crate::par::map_ordered(
         work,
-        settings.jobs,
+        settings.load.jobs,
         |(_, _, text, _)| text.len(),
         |(name, id, text, keep)| {
             let mut warnings = Vec::new();

@@ -29,6 +29,9 @@ pub struct LoadOptions {
     /// Timestamps, implicit or `!!timestamp`, are built as their text, unchecked (Heat's
     /// loader constructs them with its string constructor).
     pub timestamps_as_text: bool,
+    /// Threads that parse (`--jobs`): a run's inputs, and the pieces of one long stream;
+    /// 0 or 1: the calling thread alone.
+    pub jobs: usize,
 }
 
 impl Default for LoadOptions {
@@ -41,6 +44,7 @@ impl Default for LoadOptions {
             max_input_size: 512 * 1024 * 1024,
             python_unicode: false,
             timestamps_as_text: false,
+            jobs: 1,
         }
     }
 }

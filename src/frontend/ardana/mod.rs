@@ -107,12 +107,12 @@ impl Run<'_> {
         })))
     }
 
-    /// The model files among `entries`, read and parsed ahead on `settings.jobs` threads
+    /// The model files among `entries`, read and parsed ahead on `--jobs` threads
     /// (issue 19), one per `Entry::Yaml` in order; `None` where the walk reads the file itself
     /// (missing, unreadable, or after a refused one), so every message comes at the
     /// same point as in the sequential walk.
     fn parse_ahead(&mut self, entries: &[Entry]) -> Vec<Result<Parsed<Node>>> {
-        if self.settings.jobs <= 1 {
+        if self.settings.load.jobs <= 1 {
             return Vec::new();
         }
         let mut inputs = Vec::new();

@@ -139,7 +139,7 @@ fn load_part(part: &Part, sources: &SourceMap, settings: &Settings) -> Loaded {
     (doc, warnings)
 }
 
-/// Parts are loaded ahead of their merge, a batch at a time on `settings.jobs` threads (a part
+/// Parts are loaded ahead of their merge, a batch at a time on `--jobs` threads (a part
 /// parses the same whatever was merged before it: its headers and `merge_how` decide how it
 /// merges, not how it is read). A batch holds at most `BATCH_BYTES` of text, so the trees
 /// waiting for their merge stay small next to the result.
@@ -161,7 +161,7 @@ impl Preloaded {
         sources: &SourceMap,
         settings: &Settings,
     ) -> Option<Loaded> {
-        if settings.jobs <= 1 {
+        if settings.load.jobs <= 1 {
             return None;
         }
         if index >= self.start + self.batch.len() {
@@ -178,7 +178,7 @@ impl Preloaded {
             self.start = index;
             self.batch = crate::par::map_ordered(
                 batch,
-                settings.jobs,
+                settings.load.jobs,
                 |p| sources.text(p.source).len(),
                 |p| (p.kind == PartKind::CloudConfig).then(|| load_part(p, sources, settings)),
             );

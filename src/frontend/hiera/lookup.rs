@@ -59,11 +59,11 @@ impl Hiera<'_> {
     }
 
     /// Reads every data file of the hierarchy ahead of the search and parses them on
-    /// `settings.jobs` threads (issue 19). Each result, with its error or warnings, waits until
+    /// `--jobs` threads (issue 19). Each result, with its error or warnings, waits until
     /// the search asks for that file, so what is reported, and in which order, is what the
     /// sequential search reports; a file the search never reaches reports nothing.
     pub(super) fn prefetch(&mut self, levels: &[Vec<Location>]) {
-        if self.settings.jobs <= 1 {
+        if self.settings.load.jobs <= 1 {
             return;
         }
         let mut formats = FxHashMap::default();

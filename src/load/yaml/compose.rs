@@ -80,6 +80,11 @@ pub struct Composer<'a, 'o> {
 }
 
 impl<'a, 'o> Composer<'a, 'o> {
+    /// Nodes that aliases have added so far in this stream (the alias budget's count).
+    pub fn expanded(&self) -> usize {
+        self.expanded
+    }
+
     pub fn new(source: SourceId, opts: &'o LoadOptions, warnings: &'o mut Vec<Warning>) -> Self {
         Composer {
             source,

@@ -15,6 +15,7 @@ mod construct;
 mod parser;
 mod scan;
 mod scanner;
+mod split;
 
 use super::{check_text, LoadOptions};
 use crate::error::{Error, ErrorKind, Result, Warning};
@@ -25,12 +26,23 @@ use scanner::SyntaxError;
 
 /// Loads every document of a YAML stream, as `safe_load_all` does (a document's constructor
 /// errors are raised before the next document is read). An empty stream gives no documents.
+/// A long stream is loaded on `opts.jobs` threads (`split.rs`), with the same result.
 pub fn load_stream(
     text: &str,
     source: SourceId,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
+    split::load_stream_split(text, source, opts, warnings)
+}
+
+/// One pass over a stream: its documents, and the nodes aliases added (the budget's count).
+fn load_counted(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Vec<Node>, usize)> {
     check_text(text, source)?;
     let mut parser = Parser::new(text);
     let mut composer = Composer::new(source, opts, warnings);
@@ -46,7 +58,7 @@ pub fn load_stream(
             docs.push(doc.root);
         }
     }
-    Ok(docs)
+    Ok((docs, composer.expanded()))
 }
 
 /// Loads a stream that must hold at most one document, as `safe_load` does: a second

@@ -1,0 +1,229 @@
+//! One long YAML stream (a Deckhand site, a multi-document file) loaded on several threads
+//! (issue 19). PyYAML ends whatever is open at a line that starts with `---` followed by a
+//! blank or the end of the text — a block scalar, a plain scalar and a block collection end
+//! there, and inside a quoted scalar or a flow collection it is an error — so such a line
+//! always starts a new document. The stream is cut at such lines into pieces of similar size,
+//! each piece is loaded as a stream of its own (spans shifted to the piece's offset), and the
+//! documents are joined in order.
+//!
+//! The result must be the one a single pass gives, so any doubt falls back to that pass: a
+//! piece that fails (its error could read differently with the text before it), aliases over
+//! the stream's budget in total, a cut after a directive line (`%YAML` / `%TAG` belong to the
+//! document after them).
+
+use super::{load_counted, LoadOptions};
+use crate::error::{Result, Warning};
+use crate::value::{Node, SourceId};
+
+/// Smallest piece worth a thread of its own.
+const MIN_PIECE: usize = 256 << 10;
+
+/// `load_stream`, on `opts.jobs` threads when the text is long enough to cut.
+pub fn load_stream_split(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Node>> {
+    load_in_pieces(text, source, opts, warnings, MIN_PIECE)
+}
+
+fn load_in_pieces(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+    min_piece: usize,
+) -> Result<Vec<Node>> {
+    let cuts = if opts.jobs > 1 {
+        cuts(text, opts.jobs, min_piece)
+    } else {
+        Vec::new()
+    };
+    if cuts.is_empty() {
+        return load_counted(text, source, opts, warnings).map(|(docs, _)| docs);
+    }
+    let mut pieces = Vec::with_capacity(cuts.len() + 1);
+    let mut at = 0;
+    for cut in cuts.into_iter().chain([text.len()]) {
+        pieces.push((at, &text[at..cut]));
+        at = cut;
+    }
+    let loaded = crate::par::map_ordered(
+        pieces,
+        opts.jobs,
+        |(_, piece)| piece.len(),
+        |(at, piece)| {
+            let mut warned = Vec::new();
+            let id = u32::try_from(at).map_or(u32::MAX, |at| source.saturating_add(at));
+            (load_counted(piece, id, opts, &mut warned), warned)
+        },
+    );
+    let (mut docs, mut warned, mut expanded) = (Vec::new(), Vec::new(), 0usize);
+    for (result, w) in loaded {
+        let Ok((d, aliased)) = result else {
+            return load_counted(text, source, opts, warnings).map(|(docs, _)| docs);
+        };
+        docs.extend(d);
+        warned.extend(w);
+        expanded = expanded.saturating_add(aliased);
+    }
+    if expanded > opts.alias_budget || docs.len() > opts.max_documents {
+        return load_counted(text, source, opts, warnings).map(|(docs, _)| docs);
+    }
+    warnings.extend(warned);
+    Ok(docs)
+}
+
+/// Where to cut `text` (byte offsets of `---` lines), about `4 * jobs` pieces of at least
+/// `min_piece` bytes; empty when the text is too short to be worth it.
+fn cuts(text: &str, jobs: usize, min_piece: usize) -> Vec<usize> {
+    let size = (text.len() / (jobs * 4)).max(min_piece);
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut from = size;
+    while from < text.len() {
+        let Some(found) = text[from..].find("\n---") else {
+            break;
+        };
+        let line = from + found + 1;
+        let after = bytes.get(line + 3);
+        let starts_document = matches!(after, None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+        let before = &text[..line - 1];
+        let previous = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+        if starts_document && !previous.starts_with('%') && text.len() - line >= min_piece / 2 {
+            out.push(line);
+            from = line + size;
+        } else {
+            from = line + 3;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Small pieces, so short texts are cut (the tests run unoptimised).
+    const PIECE: usize = 4 << 10;
+
+    fn load_stream_split(
+        text: &str,
+        source: SourceId,
+        opts: &LoadOptions,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Vec<Node>> {
+        load_in_pieces(text, source, opts, warnings, PIECE)
+    }
+
+    fn stream(docs: usize) -> String {
+        let mut text = String::new();
+        for i in 0..docs {
+            text.push_str(&format!(
+                "---\nschema: a/B/v1\nmetadata: {{name: d{i}}}\ndata:\n  text: |\n    line\n    --- not a cut\n  list: [1, 2]\n"
+            ));
+        }
+        text
+    }
+
+    #[test]
+    fn cuts_fall_on_document_starts_only() {
+        let text = stream(1_000);
+        let found = cuts(&text, 4, PIECE);
+        assert!(found.len() > 4, "{} cuts", found.len());
+        for c in found {
+            assert!(text[c..].starts_with("---\nschema"), "cut at {c}");
+        }
+        assert!(
+            cuts(&stream(10), 4, PIECE).is_empty(),
+            "a short stream is not cut"
+        );
+        let directive = "%YAML 1.1\n---\na: 1\n".repeat(2_000);
+        for c in cuts(&directive, 4, PIECE) {
+            assert!(
+                !directive[..c].ends_with("%YAML 1.1\n"),
+                "cut after a directive"
+            );
+        }
+    }
+
+    #[test]
+    fn a_split_load_gives_the_documents_and_spans_of_one_pass() {
+        let text = stream(1_000);
+        let opts = LoadOptions {
+            jobs: 4,
+            ..LoadOptions::default()
+        };
+        let (mut w1, mut w2) = (Vec::new(), Vec::new());
+        let one = load_counted(&text, 1000, &opts, &mut w1).expect("loads").0;
+        let split = load_stream_split(&text, 1000, &opts, &mut w2).expect("loads");
+        assert_eq!(one.len(), split.len());
+        for (a, b) in one.iter().zip(&split) {
+            assert_eq!(a, b);
+            assert_eq!(a.span, b.span);
+            let (da, db) = (a.get("data").expect("data"), b.get("data").expect("data"));
+            assert_eq!(da.span, db.span);
+        }
+    }
+
+    /// The split load and one pass agree: the same documents, or the same error and position.
+    fn same_as_one_pass(text: &str, opts: &LoadOptions) {
+        let (mut w1, mut w2) = (Vec::new(), Vec::new());
+        let one = load_counted(text, 7, opts, &mut w1).map(|(d, _)| d);
+        let split = load_stream_split(text, 7, opts, &mut w2);
+        match (one, split) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => {
+                assert_eq!(a.message, b.message);
+                assert_eq!(a.span, b.span);
+            }
+            (a, b) => panic!("one pass {:?}, split {:?}", a.is_ok(), b.is_ok()),
+        }
+        assert_eq!(w1.len(), w2.len());
+    }
+
+    #[test]
+    fn a_broken_piece_reports_what_one_pass_reports() {
+        let opts = LoadOptions {
+            jobs: 4,
+            ..LoadOptions::default()
+        };
+        let good = stream(1_000);
+        let at = good.len() / 2;
+        let line = at + good[at..].find("\n---").expect("a document start") + 1;
+        for broken in [
+            "---\nkey: 'open quote\n",
+            "---\nflow: [a, b\n",
+            "---\nkey: *undefined\n",
+            "---\nkey: !!int nope\n",
+            "---\n\tkey: tab\n",
+        ] {
+            let text = format!("{}{broken}{}", &good[..line], &good[line..]);
+            same_as_one_pass(&text, &opts);
+        }
+        // A warning in a later piece (a duplicate key) is kept, in order.
+        let text = format!("{}---\na: 1\na: 2\n{}", &good[..line], &good[line..]);
+        same_as_one_pass(&text, &opts);
+    }
+
+    #[test]
+    fn the_alias_budget_counts_the_whole_stream() {
+        // Every piece is under the budget; the stream is not.
+        let doc = "---\nx: &a [1, 2, 3, 4, 5, 6, 7, 8]\ny: [*a, *a, *a, *a]\n";
+        let text = doc.repeat(2_000);
+        let opts = LoadOptions {
+            jobs: 4,
+            alias_budget: 200_000,
+            ..LoadOptions::default()
+        };
+        let mut w = Vec::new();
+        let (_, total) = load_counted(&text, 0, &opts, &mut w).expect("loads");
+        let tight = LoadOptions {
+            alias_budget: total - 1,
+            ..opts
+        };
+        same_as_one_pass(&text, &tight);
+        assert!(load_stream_split(&text, 0, &tight, &mut w).is_err());
+    }
+}
