@@ -18,10 +18,21 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
+/// Below this much work in total (in `cost` units: bytes of text), starting a thread costs more
+/// than it saves (a thread starts in ~0.1 ms; YAML parses at ~50 MB/s): the default of
+/// `LoadOptions::parallel_min`.
+pub const SMALL: usize = 64 << 10;
+
 /// `items.map(work)` on up to `jobs` threads (the calling thread is one of them), results in
-/// the order of `items`. `cost` orders the work, largest first (a byte count, say); it does
-/// not change the result. A panic in `work` is passed on to the caller.
-pub fn map_ordered<T, R, C, F>(items: Vec<T>, jobs: usize, cost: C, work: F) -> Vec<R>
+/// the order of `items`. `cost` (the item's size in bytes) orders the work, largest first; work
+/// under `min_total` in all stays on the calling thread. Neither changes the result. A panic in
+/// `work` is passed on to the caller.
+pub fn map_ordered<T, R, C, F>(
+    items: Vec<T>,
+    (jobs, min_total): (usize, usize),
+    cost: C,
+    work: F,
+) -> Vec<R>
 where
     T: Send,
     R: Send,
@@ -30,7 +41,7 @@ where
 {
     let n = items.len();
     let threads = jobs.min(n);
-    if threads <= 1 {
+    if threads <= 1 || items.iter().map(&cost).sum::<usize>() < min_total {
         return items.into_iter().map(work).collect();
     }
     let mut order: Vec<usize> = (0..n).collect();
@@ -70,7 +81,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::map_ordered;
+    use super::{map_ordered, SMALL};
 
     #[test]
     fn results_keep_the_order_of_the_items_whatever_the_jobs() {
@@ -78,7 +89,7 @@ mod tests {
         let expected: Vec<usize> = items.iter().map(|i| i * i).collect();
         for jobs in [0, 1, 2, 3, 8, 500] {
             // Costs in an order unrelated to the items' order.
-            let got = map_ordered(items.clone(), jobs, |i| (i * 7919) % 211, |i| i * i);
+            let got = map_ordered(items.clone(), (jobs, 0), |i| (i * 7919) % 211, |i| i * i);
             assert_eq!(got, expected, "jobs {jobs}");
         }
     }
@@ -87,7 +98,7 @@ mod tests {
     fn work_runs_on_several_threads_when_asked() {
         let ids = map_ordered(
             (0..64).collect::<Vec<u32>>(),
-            4,
+            (4, 0),
             |_| 1,
             |_| {
                 std::thread::sleep(std::time::Duration::from_millis(2));
@@ -101,11 +112,23 @@ mod tests {
     }
 
     #[test]
+    fn small_work_stays_on_the_calling_thread() {
+        let me = std::thread::current().id();
+        let ids = map_ordered(
+            (0..64).collect::<Vec<u32>>(),
+            (4, SMALL),
+            |_| 100,
+            |_| std::thread::current().id(),
+        );
+        assert!(ids.iter().all(|id| *id == me));
+    }
+
+    #[test]
     #[should_panic(expected = "item 5")]
     fn a_panic_in_the_work_reaches_the_caller() {
         map_ordered(
             (0..10).collect::<Vec<u32>>(),
-            3,
+            (3, 0),
             |_| 1,
             |i| {
                 assert!(i != 5, "item 5");

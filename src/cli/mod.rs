@@ -8,13 +8,14 @@ use crate::load::YamlVersion;
 use crate::render::{self, Format};
 use crate::rendered::Rendered;
 use crate::value::{Path, SourceMap};
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::Write;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
 use std::path::{Path as FsPath, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 mod ardana;
+mod colour;
 mod docs;
 mod files;
 mod hiera;
@@ -237,11 +238,30 @@ struct Common {
     /// Threads that parse the inputs [default: the cores available]; 1 = one after another.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
+    /// YAML output without the inputs' comments. strata does not carry the inputs' comments
+    /// into its output yet, so this is the output of every run today; scripts can pin it.
+    #[arg(long)]
+    no_comments: bool,
+    /// Colour messages on stderr: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    color: colour::When,
 }
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let clap_colour = match colour::from_args(&args) {
+        Some(colour::When::Always) => clap::ColorChoice::Always,
+        Some(colour::When::Never) => clap::ColorChoice::Never,
+        _ => clap::ColorChoice::Auto,
+    };
+    let parsed = Cli::command()
+        .color(clap_colour)
+        .try_get_matches_from(std::env::args_os())
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -253,12 +273,17 @@ pub fn main() -> ExitCode {
         Top::Completions { shell } => return print_with(|w| docs::completions(shell, w)),
         Top::Man => return print_with(docs::man),
     };
+    colour::set(colour::enabled(
+        command.common().color,
+        |name| std::env::var(name).ok(),
+        std::io::stderr().is_terminal(),
+    ));
     let mut sources = SourceMap::new();
     match run(command, &mut sources) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let mut stderr = std::io::stderr().lock();
-            let _ = stderr.write_all(e.render(&sources).as_bytes());
+            let _ = stderr.write_all(colour::for_stderr(e.render(&sources)).as_bytes());
             ExitCode::from(e.exit_code())
         }
     }
@@ -291,6 +316,14 @@ fn settings_of(common: &Common) -> Settings {
     settings.load.jobs = common
         .jobs
         .map_or_else(crate::par::default_jobs, |n| n as usize);
+    // For tests: parallel loading of inputs too small to be worth it (a fixture of a few
+    // lines), so that `--jobs` can be checked on every fixture.
+    if let Some(min) = std::env::var("STRATA_TEST_PARALLEL_MIN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        settings.load.parallel_min = min;
+    }
     MAX_INPUT_SIZE.store(settings.load.max_input_size, Ordering::Relaxed);
     settings
 }
@@ -565,7 +598,7 @@ fn report_warnings(rendered: &Rendered, sources: &SourceMap, strict: bool) -> Re
     }
     let mut stderr = std::io::stderr().lock();
     for w in &rendered.warnings {
-        let _ = writeln!(stderr, "{}", w.render(sources));
+        let _ = writeln!(stderr, "{}", colour::for_stderr(w.render(sources)));
     }
     Ok(())
 }

@@ -52,7 +52,7 @@ where
     }
     let done = crate::par::map_ordered(
         work,
-        settings.load.jobs,
+        settings.load.par(),
         |(_, _, text, _)| text.len(),
         |(name, id, text, keep)| {
             let mut warnings = Vec::new();

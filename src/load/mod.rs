@@ -32,6 +32,16 @@ pub struct LoadOptions {
     /// Threads that parse (`--jobs`): a run's inputs, and the pieces of one long stream;
     /// 0 or 1: the calling thread alone.
     pub jobs: usize,
+    /// Bytes of text below which parsing stays on one thread (`par::SMALL`; a stream is cut
+    /// into pieces of at least four times this).
+    pub parallel_min: usize,
+}
+
+impl LoadOptions {
+    /// The threads and the least work worth them, for `par::map_ordered`.
+    pub fn par(&self) -> (usize, usize) {
+        (self.jobs, self.parallel_min)
+    }
 }
 
 impl Default for LoadOptions {
@@ -45,6 +55,7 @@ impl Default for LoadOptions {
             python_unicode: false,
             timestamps_as_text: false,
             jobs: 1,
+            parallel_min: crate::par::SMALL,
         }
     }
 }

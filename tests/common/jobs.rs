@@ -1,5 +1,7 @@
 //! Issue 19's check that parallel loading changes nothing: a render command run by a test is
-//! run again with `--jobs 1` (one thread, the sequential order) and `--jobs 4`, and stdout,
+//! run again with `--jobs 1` (one thread, the sequential order) and `--jobs 4` (with
+//! `STRATA_TEST_PARALLEL_MIN=0`: a stream is cut at every document, and a few small files
+//! are parsed on threads, as large ones are), and stdout,
 //! stderr and the exit code must be those of the run the test made (the default: one job per
 //! core). Commands that write files, read stdin or choose their own `--jobs`, and usage errors,
 //! are left alone.
@@ -50,9 +52,11 @@ pub fn check_jobs(dir: &Path, args: &[&str], code: i32, stdout: &[u8], stderr: &
         let Some(again) = with_jobs(args, jobs) else {
             return;
         };
+        // Small inputs are parsed on one thread unless this says otherwise.
         let out = Command::new(assert_cmd::cargo::cargo_bin("strata"))
             .current_dir(dir)
             .args(&again)
+            .env("STRATA_TEST_PARALLEL_MIN", "0")
             .output()
             .expect("run strata");
         let same =

@@ -2,12 +2,31 @@
 //! warnings and the output are those of the sequential run. (Every render command of the other
 //! tests is also re-run with `--jobs 1` and `--jobs 4` by `util::strata`.)
 
-use crate::util::{command, strata};
+use crate::util::{command, Run};
 use std::fmt::Write as _;
 
-/// stdout, stderr and exit code of `strata ARGS` run in `dir`.
+/// `strata ARGS` in `fixtures/`, with even small inputs parsed on threads.
+fn strata(args: &[&str]) -> Run {
+    let out = command()
+        .args(args)
+        .env("STRATA_TEST_PARALLEL_MIN", "0")
+        .output()
+        .expect("run");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// stdout, stderr and exit code of `strata ARGS` run in `dir` (small inputs on threads too).
 fn run_in(dir: &std::path::Path, args: &[String]) -> (Option<i32>, String, String) {
-    let out = command().current_dir(dir).args(args).output().expect("run");
+    let out = command()
+        .current_dir(dir)
+        .args(args)
+        .env("STRATA_TEST_PARALLEL_MIN", "0")
+        .output()
+        .expect("run");
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),

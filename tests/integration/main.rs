@@ -4,6 +4,7 @@
 mod ardana;
 mod bad_input;
 mod cloud_init;
+mod colour;
 mod deckhand;
 mod docs;
 mod explain;

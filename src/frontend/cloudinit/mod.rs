@@ -178,7 +178,7 @@ impl Preloaded {
             self.start = index;
             self.batch = crate::par::map_ordered(
                 batch,
-                settings.load.jobs,
+                settings.load.par(),
                 |p| sources.text(p.source).len(),
                 |p| (p.kind == PartKind::CloudConfig).then(|| load_part(p, sources, settings)),
             );

@@ -15,9 +15,6 @@ use super::{load_counted, LoadOptions};
 use crate::error::{Result, Warning};
 use crate::value::{Node, SourceId};
 
-/// Smallest piece worth a thread of its own.
-const MIN_PIECE: usize = 256 << 10;
-
 /// `load_stream`, on `opts.jobs` threads when the text is long enough to cut.
 pub fn load_stream_split(
     text: &str,
@@ -25,7 +22,9 @@ pub fn load_stream_split(
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
-    load_in_pieces(text, source, opts, warnings, MIN_PIECE)
+    // The smallest piece worth a thread of its own.
+    let min_piece = opts.parallel_min.saturating_mul(4);
+    load_in_pieces(text, source, opts, warnings, min_piece)
 }
 
 fn load_in_pieces(
@@ -51,7 +50,7 @@ fn load_in_pieces(
     }
     let loaded = crate::par::map_ordered(
         pieces,
-        opts.jobs,
+        (opts.jobs, 0),
         |(_, piece)| piece.len(),
         |(at, piece)| {
             let mut warned = Vec::new();
