@@ -179,12 +179,24 @@ impl Warning {
         self
     }
 
-    /// One line: `warning: file:line:col: message`.
-    pub fn render(&self, sources: &SourceMap) -> String {
+    /// One line: `warning: file:line:col: message` (the line scripts grep).
+    pub fn line(&self, sources: &SourceMap) -> String {
         match self.span.and_then(|s| sources.locate(s)) {
             Some(loc) => format!("warning: {loc}: {}", self.message),
             None => format!("warning: {}", self.message),
         }
+    }
+
+    /// For stderr: `line`, then, as for an error, the line of the input it points at with a
+    /// caret under the place.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        let mut out = self.line(sources);
+        if let Some((span, loc)) = self.span.and_then(|s| Some((s, sources.locate(s)?))) {
+            out.push('\n');
+            snippet(&mut out, span, &loc, sources);
+            out.truncate(out.trim_end().len());
+        }
+        out
     }
 
     pub fn into_error(self) -> Error {
@@ -208,39 +220,7 @@ fn render(
     let located = span.and_then(|s| Some((s, sources.locate(s)?)));
     if let Some((span, loc)) = located {
         let _ = writeln!(out, "  --> {loc}");
-        if let Some((src, ..)) = sources.source_of(span).filter(|_| loc.line > 0) {
-            let line = src.line_text(loc.line);
-            // Long lines: show a window around the column, marked with '…'.
-            let skip = loc.column.saturating_sub(80);
-            let mut shown: String = line
-                .chars()
-                .skip(skip)
-                .take(120)
-                .map(|c| if c == '\t' || c.is_control() { ' ' } else { c })
-                .collect();
-            if skip > 0 {
-                shown.insert(0, '…');
-            }
-            if line.chars().count() > skip + 120 {
-                shown.push('…');
-            }
-            let gutter = loc.line.to_string();
-            let pad = " ".repeat(gutter.len());
-            let _ = writeln!(out, "{pad} |");
-            let _ = writeln!(out, "{gutter} | {shown}");
-            let caret_len = sources
-                .slice(span)
-                .map(|s| s.lines().next().unwrap_or("").chars().count())
-                .unwrap_or(1)
-                .clamp(1, 60);
-            let col = (loc.column - skip + usize::from(skip > 0)).min(shown.chars().count() + 1);
-            let _ = writeln!(
-                out,
-                "{pad} | {}{}",
-                " ".repeat(col - 1),
-                "^".repeat(caret_len)
-            );
-        }
+        snippet(&mut out, span, &loc, sources);
     } else if let Some(file) = file {
         let _ = writeln!(out, "  --> {file}");
     }
@@ -248,6 +228,63 @@ fn render(
         let _ = writeln!(out, "  = hint: {hint}");
     }
     out
+}
+
+/// The source line a span starts on, with a caret under the span (nothing when the text is
+/// no longer there).
+fn snippet(out: &mut String, span: Span, loc: &crate::value::Location<'_>, sources: &SourceMap) {
+    let Some((src, start, _)) = sources.source_of(span).filter(|_| loc.line > 0) else {
+        return;
+    };
+    let line = src.line_text(loc.line);
+    // Where the span starts within its line, in bytes (the line is a slice of the text).
+    let line_start = (line.as_ptr() as usize).saturating_sub(src.text().as_ptr() as usize);
+    let mut at = start.saturating_sub(line_start).min(line.len());
+    while !line.is_char_boundary(at) {
+        at -= 1;
+    }
+    // Long lines: a window of 79 characters before the span and 120 in all, marked with '…'.
+    // Bounded work per message: many warnings on one long line stay linear.
+    let from = line[..at]
+        .char_indices()
+        .rev()
+        .nth(78)
+        .map_or(0, |(i, _)| i);
+    let skipped = from > 0;
+    let rest = &line[from..];
+    let mut shown: String = rest
+        .chars()
+        .take(120)
+        .map(|c| if c == '\t' || c.is_control() { ' ' } else { c })
+        .collect();
+    if skipped {
+        shown.insert(0, '…');
+    }
+    if rest.chars().nth(120).is_some() {
+        shown.push('…');
+    }
+    let gutter = loc.line.to_string();
+    let pad = " ".repeat(gutter.len());
+    let _ = writeln!(out, "{pad} |");
+    let _ = writeln!(out, "{gutter} | {shown}");
+    let caret_len = sources
+        .slice(span)
+        .map(|s| {
+            s.chars()
+                .take_while(|c| *c != '\n' && *c != '\r')
+                .take(60)
+                .count()
+        })
+        .unwrap_or(1)
+        .clamp(1, 60);
+    let col =
+        (line[from..at].chars().count() + 1 + usize::from(skipped)).min(shown.chars().count() + 1);
+    let _ = writeln!(
+        out,
+        "{pad} | {}{}",
+        " ".repeat(col - 1),
+        "^".repeat(caret_len)
+    );
 }
 
 /// Levenshtein distance between two short names, for "did you mean".

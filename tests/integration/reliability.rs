@@ -318,6 +318,8 @@ fn gzip_expansion_is_bounded_by_the_input_limit() {
 /// line now come from checkpoints; the whole run is linear.
 #[test]
 fn many_warnings_on_one_long_line_take_linear_time() {
+    // 400 000 warnings, each with its line shown: linear is seconds (release: 2.7 s; this
+    // unoptimised test binary ~18 s), quadratic in the line's 2.4 MB would be hours.
     let dir = tempfile::tempdir().expect("tempdir");
     let n = 400_000;
     std::fs::write(
@@ -328,14 +330,19 @@ fn many_warnings_on_one_long_line_take_linear_time() {
     let start = Instant::now();
     let r = run(command().arg("merge").arg(dir.path().join("dups.yaml")));
     assert_eq!(r.ok(), "a: 1\n");
-    assert_eq!(r.stderr.lines().count(), n - 1);
-    let last = r.stderr.lines().last().unwrap_or("");
+    let warnings: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert_eq!(warnings.len(), n - 1);
+    let last = warnings.last().copied().unwrap_or("");
     assert!(
         last.contains(&format!("dups.yaml:1:{}:", 6 * (n - 1) + 2)),
         "{last}"
     );
     assert!(
-        start.elapsed() < Duration::from_secs(12),
+        start.elapsed() < Duration::from_secs(60),
         "{:?}",
         start.elapsed()
     );

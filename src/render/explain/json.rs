@@ -196,7 +196,7 @@ fn entry(leaf: &Leaf<'_, '_>, warnings: &Warnings<'_>, sources: &SourceMap) -> V
     let about: Vec<Value> = warnings
         .about(Some(leaf.path), leaf.node.span, leaf.key, sources)
         .into_iter()
-        .map(|w| w.render(sources).into())
+        .map(|w| w.line(sources).into())
         .collect();
     if !about.is_empty() {
         entry.insert("warnings".into(), about.into());
