@@ -43,8 +43,8 @@ for t in "${targets[@]}"; do
     -rss_limit_mb=2048 -print_final_stats=1 ${FUZZ_FLAGS:-} "$work" "corpus/$t" >"$log" 2>&1
   rc=$?
   set -e
-  runs=$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)
-  cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1)
+  runs=$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1 || true)
+  cov=$(grep -Eo 'cov: [0-9]+' "$log" | tail -1 || true)
   if [ "$rc" -eq 0 ]; then
     line="$t: ${runs:-?} executions in ${secs}s, ${cov:-cov: ?}, no crash"
   else

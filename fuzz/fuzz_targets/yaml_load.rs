@@ -1,10 +1,12 @@
 //! The YAML loader on arbitrary bytes (both scalar rule sets), then render → load of every
-//! document it accepts must give the same tree.
+//! document it accepts must give the same tree, and the stream loaded in pieces on threads
+//! (every document its own piece) must give what one pass gives: the same documents and
+//! spans, or the same error at the same place.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use strata::frontend::{add_text_input, Input, Settings};
-use strata::load::yaml;
+use strata::load::{yaml, LoadOptions};
 use strata::value::SourceMap;
 use strata_fuzz::{check_round_trip, load_options};
 
@@ -24,7 +26,25 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let mut warnings = Vec::new();
-    match yaml::load_stream(sources.text(id), id, &settings.load, &mut warnings) {
+    let one_pass = yaml::load_stream(sources.text(id), id, &settings.load, &mut warnings);
+    let pieces = LoadOptions {
+        jobs: 3,
+        parallel_min: 0,
+        ..settings.load.clone()
+    };
+    let split = yaml::load_stream(sources.text(id), id, &pieces, &mut Vec::new());
+    match (&one_pass, &split) {
+        (Ok(a), Ok(b)) => {
+            assert!(a == b, "pieces give other documents");
+            let spans = |d: &[strata::value::Node]| d.iter().map(|n| n.span).collect::<Vec<_>>();
+            assert_eq!(spans(a), spans(b), "pieces give other spans");
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!((&a.message, a.span), (&b.message, b.span), "pieces give another error");
+        }
+        _ => panic!("one pass and pieces disagree on success"),
+    }
+    match one_pass {
         Ok(docs) => {
             for w in &warnings {
                 let _ = w.render(&sources);

@@ -82,7 +82,8 @@ fn cuts(text: &str, jobs: usize, min_piece: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut from = size;
     while from < text.len() {
-        let Some(found) = text[from..].find("\n---") else {
+        // Bytes, not `str`: `from` may fall inside a character.
+        let Some(found) = bytes[from..].windows(4).position(|w| w == b"\n---") else {
             break;
         };
         let line = from + found + 1;
@@ -144,6 +145,17 @@ mod tests {
                 !directive[..c].ends_with("%YAML 1.1\n"),
                 "cut after a directive"
             );
+        }
+    }
+
+    #[test]
+    fn a_cut_is_searched_from_inside_a_character() {
+        // The first search starts at byte `size`, here inside 'é' (fuzz finding).
+        let text = format!("\u{feff}é{}", "\n---\nk: v".repeat(4));
+        for size in 0..8 {
+            for c in cuts(&text, 1, size) {
+                assert!(text[c..].starts_with("---"), "{c}");
+            }
         }
     }
 
