@@ -187,3 +187,59 @@ fn help_and_readme_examples_run() {
         );
     }
 }
+
+/// Every example of docs/explain.md is the output of the command written above it, run in
+/// `fixtures/`: equal, or for an `(excerpt)` its lines (but `...`) found in order.
+#[test]
+fn the_explain_examples_are_real_runs() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/explain.md"),
+    )
+    .expect("docs/explain.md");
+    let strata = assert_cmd::cargo::cargo_bin("strata");
+    let mut command: Option<(String, bool)> = None;
+    let mut lines = doc.lines();
+    let mut checked = 0;
+    while let Some(line) = lines.next() {
+        if let Some(rest) = line.strip_prefix("`strata ") {
+            let args = rest.split('`').next().unwrap_or_default().to_string();
+            command = Some((args, line.contains("(excerpt)")));
+            continue;
+        }
+        if !(line == "```yaml" || line == "```console") {
+            continue;
+        }
+        let block: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+        let Some((args, excerpt)) = command.take() else {
+            continue;
+        };
+        let out = Command::new("sh")
+            .current_dir(crate::util::fixtures())
+            .arg("-c")
+            .arg(format!("{} {args}", strata.display()))
+            .output()
+            .expect("run sh");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "strata {args}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if excerpt {
+            let mut have = stdout.lines();
+            for want in block.iter().filter(|l| **l != "...") {
+                assert!(
+                    have.any(|l| l == *want),
+                    "strata {args} (excerpt): line not in the output, or out of order:\n{want}\n--- output:\n{stdout}"
+                );
+            }
+        } else {
+            assert_eq!(block.join("\n") + "\n", stdout, "strata {args}");
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 8,
+        "only {checked} examples found in docs/explain.md"
+    );
+}

@@ -39,7 +39,13 @@ fn load_in_pieces(
     } else {
         Vec::new()
     };
-    if cuts.is_empty() {
+    // More document starts than the limit allows: one pass finds where the limit is passed
+    // (pieces would only be loaded to be loaded again).
+    let too_many = || {
+        let starts = text.as_bytes().windows(4).filter(|w| w == b"\n---").count();
+        starts >= opts.max_documents
+    };
+    if cuts.is_empty() || too_many() {
         return load_counted(text, source, opts, warnings).map(|(docs, _)| docs);
     }
     let mut pieces = Vec::with_capacity(cuts.len() + 1);

@@ -10,7 +10,7 @@ use warnings::Warnings;
 
 use super::Format;
 use crate::error::Result;
-use crate::merge::{key_cow, key_text, Outcome, Prior, Step, Trace};
+use crate::merge::{key_cow, key_text, Outcome, Prior, RuleRef, Step, Trace};
 use crate::rendered::{Rendered, StreamDoc};
 use crate::strategy::Origin;
 use crate::value::{Kind, Node, Path, Seg, SourceMap, Span};
@@ -361,6 +361,37 @@ fn alias_note_into(out: &mut String, node: &Node, via: Option<Span>, sources: &S
     }
 }
 
+/// The built-in rules (not written in any input) the trace used, each once, in the order
+/// first used: `(rule, what default it is)`. A value's comment names such a rule alone; the
+/// explanation says once, at its top, what each one is.
+fn default_rules(trace: &Trace) -> Vec<(&str, &str)> {
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    for step in &trace.steps {
+        if let Some(RuleRef {
+            text,
+            origin: Origin::Default(what),
+        }) = &step.rule
+        {
+            let pair = (text.as_str(), what.as_str());
+            if !seen.contains(&pair) {
+                seen.push(pair);
+            }
+        }
+    }
+    seen
+}
+
+/// ` by <rule> (<where the rule was written>)`, or ` by <rule>` for a built-in rule (said once
+/// at the top of the explanation), or nothing.
+fn rule_brief_into(out: &mut String, step: &Step, sources: &SourceMap) {
+    match &step.rule {
+        Some(r) if matches!(r.origin, Origin::Default(_)) => {
+            let _ = write!(out, " by {}", r.text);
+        }
+        _ => rule_text_into(out, step, sources),
+    }
+}
+
 /// `file:line:col outcome by rule (rule's file:line); was ... at file:line`
 fn comment_into(
     out: &mut String,
@@ -375,7 +406,7 @@ fn comment_into(
         return;
     };
     let _ = write!(out, " {}", step.outcome);
-    rule_text_into(out, step, sources);
+    rule_brief_into(out, step, sources);
     // Details of a step only belong to the value it decided about.
     if step.value == node.span {
         priors("was", &step.overrode, sources, out);

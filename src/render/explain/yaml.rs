@@ -1,7 +1,7 @@
 //! YAML explanation: the rendered document with aligned provenance comments, the history
 //! header of `--explain=POINTER`, and the list of values that are not in the result.
 
-use super::{comment_into, located, priors, rule_text, Warnings};
+use super::{comment_into, default_rules, located, priors, rule_text, Warnings};
 use crate::merge::{key_cow, Outcome, Step, Trace};
 use crate::render::yaml::{self, Annotator, Place};
 use crate::rendered::{Rendered, StreamDoc};
@@ -46,6 +46,19 @@ pub(super) fn explain(
             let _ = writeln!(head, "# {root_path} is not in the result");
         }
     }
+    // The header line (`#cloud-config`) stays first; then each built-in rule once.
+    let mut header = if focused { None } else { rendered.header };
+    if root.is_some() && !focused {
+        let defaults = default_rules(super::trace_of(rendered));
+        if !defaults.is_empty() {
+            if let Some(h) = header.take() {
+                let _ = writeln!(head, "{h}");
+            }
+            for (rule, what) in defaults {
+                let _ = writeln!(head, "# {rule}: {what}");
+            }
+        }
+    }
     sink.write_all(head.as_bytes())?;
     let Some(root) = root else { return Ok(()) };
     let warnings = Warnings::new(rendered);
@@ -63,7 +76,6 @@ pub(super) fn explain(
             None
         },
     };
-    let header = if focused { None } else { rendered.header };
     yaml::write_annotated(
         root,
         header,
