@@ -177,7 +177,8 @@ fn entry(leaf: &Leaf<'_, '_>, warnings: &Warnings<'_>, sources: &SourceMap) -> V
     entry.insert("path".into(), leaf.path.to_string().into());
     entry.insert("source".into(), position(sources, leaf.node.span));
     if let Some(s) = leaf.step {
-        entry.insert("outcome".into(), s.outcome.as_str().into());
+        let outcome = super::shown_outcome(s, leaf.node);
+        entry.insert("outcome".into(), outcome.as_str().into());
         entry.insert("rule".into(), rule_json(s, sources));
         if s.value == leaf.node.span {
             entry.insert("overrode".into(), priors_json(&s.overrode, sources));

@@ -392,6 +392,18 @@ fn rule_brief_into(out: &mut String, step: &Step, sources: &SourceMap) {
     }
 }
 
+/// The outcome a value's explanation shows for `step`, its own or inherited from a container:
+/// `merged` is about containers (both sides merged member by member), so a value that only
+/// inherits a container's `merged` — it was in that container as its layer brought it, e.g. an
+/// item of the more specific list in a Datum union — shows `added`.
+fn shown_outcome(step: &Step, node: &Node) -> Outcome {
+    if step.outcome == Outcome::Merged && step.value != node.span {
+        Outcome::Added
+    } else {
+        step.outcome
+    }
+}
+
 /// `file:line:col outcome by rule (rule's file:line); was ... at file:line`
 fn comment_into(
     out: &mut String,
@@ -405,7 +417,7 @@ fn comment_into(
     let Some(step) = step else {
         return;
     };
-    let _ = write!(out, " {}", step.outcome);
+    let _ = write!(out, " {}", shown_outcome(step, node));
     rule_brief_into(out, step, sources);
     // Details of a step only belong to the value it decided about.
     if step.value == node.span {
