@@ -8,7 +8,7 @@
 //! already renamed compare equal and are left alone).
 
 use super::files::io_error;
-use super::DiskFiles;
+use super::hiera::DiskFiles;
 use crate::error::{Error, ErrorKind};
 use crate::frontend::ardana::write::{plan, Change, Status};
 use crate::frontend::{add_text_input, Settings};

@@ -10,13 +10,8 @@ use std::path::{Path as FsPath, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-pub(super) fn read_inputs(names: &[String]) -> Result<Vec<Input>, Error> {
-    check_stdin_once(names)?;
-    names.iter().map(|n| read_one(n)).collect()
-}
-
 /// Standard input can be read once: a second `-` is an error naming it.
-fn check_stdin_once(names: &[String]) -> Result<(), Error> {
+pub(super) fn check_stdin_once(names: &[String]) -> Result<(), Error> {
     let mut dashes = names.iter().enumerate().filter(|(_, n)| *n == "-");
     if let (Some(_), Some((i, _))) = (dashes.next(), dashes.next()) {
         return Err(Error::new(
@@ -24,48 +19,6 @@ fn check_stdin_once(names: &[String]) -> Result<(), Error> {
             format!("'-' (standard input) is given twice: input {} is the second one; stdin can be read only once", i + 1),
         )
         .hint("give '-' once, and the other inputs as files"));
-    }
-    Ok(())
-}
-
-/// Reads files and directories: a directory is walked recursively, its entries in sorted
-/// order, and its `.yaml` / `.yml` files read (hidden entries skipped); a file or `-` is
-/// read whatever its name.
-pub(super) fn read_tree(names: &[String]) -> Result<Vec<Input>, Error> {
-    check_stdin_once(names)?;
-    let mut out = Vec::new();
-    for name in names {
-        let path = FsPath::new(name);
-        if name != "-" && path.is_dir() {
-            let mut files = Vec::new();
-            walk(path, &mut files)?;
-            for f in files {
-                out.push(read_one(&f.display().to_string())?);
-            }
-        } else {
-            out.push(read_one(name)?);
-        }
-    }
-    Ok(out)
-}
-
-fn walk(dir: &FsPath, files: &mut Vec<PathBuf>) -> Result<(), Error> {
-    let name = dir.display().to_string();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| io_error(&name, "read", &e))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            !p.file_name()
-                .is_some_and(|f| f.to_string_lossy().starts_with('.'))
-        })
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, files)?;
-        } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            files.push(p);
-        }
     }
     Ok(())
 }

@@ -2,7 +2,9 @@
 //! reads from disk (`DiskFiles`, shared with `strata ardana`), and the `--explain-levels`
 //! report written instead of the value.
 
-use super::files::{read_one, write_atomic_with, write_stdout_with};
+use super::files::{write_atomic_with, write_stdout_with};
+use super::tree::read_needed;
+use super::tree::Tree;
 use super::Command;
 use crate::error::Error;
 use crate::frontend::Input;
@@ -39,6 +41,7 @@ pub(super) fn hiera_job(
     config: &str,
     facts: Option<String>,
     o: HieraOpts,
+    tree: &mut dyn Tree,
 ) -> Result<crate::frontend::hiera::HieraJob, Error> {
     Ok(crate::frontend::hiera::HieraJob {
         key,
@@ -46,8 +49,8 @@ pub(super) fn hiera_job(
             .parent()
             .map(FsPath::to_path_buf)
             .unwrap_or_default(),
-        config: read_one(config)?,
-        facts: facts.map(|f| read_one(&f)).transpose()?,
+        config: read_needed(tree, config)?,
+        facts: facts.map(|f| read_needed(tree, &f)).transpose()?,
         merge: crate::frontend::hiera::MergeArgs {
             strategy: o.merge,
             knockout_prefix: o.knock_out_prefix,
@@ -64,22 +67,11 @@ pub(crate) struct DiskFiles;
 
 impl crate::frontend::Files for DiskFiles {
     fn read(&mut self, p: &FsPath) -> Result<Option<Input>, Error> {
-        if !p.is_file() {
-            return Ok(None);
-        }
-        read_one(&p.display().to_string()).map(Some)
+        let mut disk = super::tree::Disk::strict();
+        super::tree::TreeFiles(&mut disk).read(p)
     }
     fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)> {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return Vec::new();
-        };
-        entries
-            .flatten()
-            .map(|e| {
-                let is_dir = e.path().is_dir();
-                (e.file_name().to_string_lossy().into_owned(), is_dir)
-            })
-            .collect()
+        super::tree::Disk::strict().list(dir)
     }
 }
 
@@ -98,7 +90,7 @@ pub(super) fn run_explain_levels(command: Command, sources: &mut SourceMap) -> R
         return Ok(());
     };
     let settings = super::settings_of(&common);
-    let job = hiera_job(key, &h, facts, hiera_opts)?;
+    let job = hiera_job(key, &h, facts, hiera_opts, &mut super::tree::Disk::strict())?;
     let out = crate::frontend::hiera::render(job, &mut DiskFiles, sources, &settings)?;
     super::report_warnings(&out.rendered, sources, common.strict)?;
     let text = out.report.unwrap_or_default();

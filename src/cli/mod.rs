@@ -16,13 +16,16 @@ use std::sync::atomic::Ordering;
 
 mod ardana;
 mod colour;
+mod diff;
 mod docs;
 mod files;
 mod hiera;
+mod tree;
 use ardana::ArdanaAction;
 pub use files::write_atomic_with;
-use files::{read_inputs, read_one, write_stdout_with, MAX_INPUT_SIZE};
-use hiera::{hiera_job, run_explain_levels, DiskFiles, HieraOpts};
+use files::{write_stdout_with, MAX_INPUT_SIZE};
+use hiera::{hiera_job, run_explain_levels, HieraOpts};
+use tree::{read_inputs, read_needed, Disk, Tree, TreeFiles};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -48,6 +51,10 @@ enum Top {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+    /// What a change to the layers does to the rendered output, value by value, and which
+    /// input line caused each change: renders a command at two git revisions (--base REV
+    /// [--head REV] -- SUBCOMMAND ARGS...), or compares two rendered files (OLD NEW).
+    Diff(diff::DiffArgs),
     /// Print the man page, strata(1), in roff.
     Man,
 }
@@ -272,6 +279,7 @@ pub fn main() -> ExitCode {
         Top::Render(command) => command,
         Top::Completions { shell } => return print_with(|w| docs::completions(shell, w)),
         Top::Man => return print_with(docs::man),
+        Top::Diff(args) => return diff::main(args),
     };
     colour::set(colour::enabled(
         command.common().color,
@@ -333,10 +341,11 @@ fn dispatch(
     command: Command,
     sources: &mut SourceMap,
     settings: &Settings,
+    tree: &mut dyn Tree,
 ) -> Result<Rendered, Error> {
     match command {
         Command::CloudInit { inputs, .. } => {
-            frontend::cloudinit::render(read_inputs(&inputs)?, sources, settings)
+            frontend::cloudinit::render(read_inputs(tree, &inputs)?, sources, settings)
         }
         Command::Deckhand {
             inputs,
@@ -346,7 +355,7 @@ fn dispatch(
             ..
         } => {
             let job = frontend::deckhand::DeckhandJob {
-                inputs: files::read_tree(&inputs)?,
+                inputs: tree::read_tree(tree, &inputs)?,
                 validate,
                 check_schemas,
                 lenient: allow_missing_substitution_source,
@@ -356,16 +365,16 @@ fn dispatch(
         Command::Ardana { action } => match action {
             ArdanaAction::Read { dir, .. } => {
                 let job = frontend::ardana::ArdanaJob { dir };
-                frontend::ardana::read(&job, &mut DiskFiles, sources, settings)
+                frontend::ardana::read(&job, &mut TreeFiles(tree), sources, settings)
             }
             _ => Err(Error::new(ErrorKind::Usage, "not a rendering command")),
         },
         Command::Merge {
             inputs, how, rules, ..
         } => {
-            let rules = rules.map(|r| read_one(&r)).transpose()?;
+            let rules = rules.map(|r| read_needed(tree, &r)).transpose()?;
             frontend::merge::render(
-                read_inputs(&inputs)?,
+                read_inputs(tree, &inputs)?,
                 how.as_deref(),
                 rules,
                 sources,
@@ -405,9 +414,9 @@ fn dispatch(
                 })
                 .collect::<Result<Vec<_>, Error>>()?;
             let job = frontend::heat::HeatJob {
-                template: template.map(|t| read_one(&t)).transpose()?,
+                template: template.map(|t| tree.read(&t)).transpose()?.flatten(),
                 params,
-                envs: read_inputs(&envs)?,
+                envs: read_inputs(tree, &envs)?,
             };
             frontend::heat::render(job, sources, settings)
         }
@@ -424,9 +433,9 @@ fn dispatch(
         } => {
             use frontend::lookup::{Hierarchy, LookupJob};
             if let Some(h) = hiera {
-                let job = hiera_job(key, &h, facts, hiera_opts)?;
+                let job = hiera_job(key, &h, facts, hiera_opts, tree)?;
                 return Ok(
-                    frontend::hiera::render(job, &mut DiskFiles, sources, settings)?.rendered,
+                    frontend::hiera::render(job, &mut TreeFiles(tree), sources, settings)?.rendered,
                 );
             }
             let folder = |f: &str| {
@@ -440,8 +449,8 @@ fn dispatch(
                     node.ok_or_else(|| Error::new(ErrorKind::Usage, "--datum needs --node"))?;
                 Hierarchy::Datum {
                     root: folder(&d),
-                    datum: read_one(&d)?,
-                    node: read_one(&node)?,
+                    datum: read_needed(tree, &d)?,
+                    node: read_needed(tree, &node)?,
                 }
             } else if !layer.is_empty() {
                 // `--layer a --layer b KEY` reads KEY as a third layer: a last "layer" that
@@ -457,17 +466,17 @@ fn dispatch(
                     .hint(format!("if '{l}' is the KEY, put it before the options or after '--': strata lookup {l} --layer FILE...")));
                 }
                 Hierarchy::Layers {
-                    layers: read_inputs(&layer)?,
-                    options: options.map(|o| read_one(&o)).transpose()?,
+                    layers: read_inputs(tree, &layer)?,
+                    options: options.map(|o| read_needed(tree, &o)).transpose()?,
                 }
             } else {
                 return Err(Error::new(ErrorKind::Usage, "lookup needs --layer FILE..., --datum Datum.yml --node NODE.yml, or --hiera hiera.yaml"));
             };
             let mut read = |p: &FsPath| -> Result<Option<Input>, Error> {
-                if !p.exists() {
+                if tree.kind(p).is_none() {
                     return Ok(None);
                 }
-                read_one(&p.display().to_string()).map(Some)
+                tree.read(&p.display().to_string())
             };
             frontend::lookup::render(LookupJob { key, hierarchy }, &mut read, sources, settings)
         }
@@ -485,7 +494,7 @@ pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Erro
     let mut settings = settings_of(command.common());
     settings.explain = true;
     let mut sources = SourceMap::new();
-    let rendered = dispatch(command, &mut sources, &settings)?;
+    let rendered = dispatch(command, &mut sources, &settings, &mut Disk::strict())?;
     Ok((rendered, sources))
 }
 
@@ -527,7 +536,7 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     // `-o -` is standard output.
     let out = common.out.clone().filter(|p| p.as_os_str() != "-");
     let strict = common.strict;
-    let mut rendered = dispatch(command, sources, &settings)?;
+    let mut rendered = dispatch(command, sources, &settings, &mut Disk::strict())?;
     if format == Format::Json {
         // Binary data and sets have no JSON type: say what they become.
         let notes = render::json::lossy(&rendered.doc);

@@ -1,5 +1,6 @@
-//! Renderers: `yaml` (YAML 1.1-safe writer), `json`, and `explain` (provenance comments / JSON).
+//! Renderers: `yaml` (YAML 1.1-safe writer), `json`, `explain` (provenance comments / JSON), and `diff` (what changed between two renders, and why).
 
+pub mod diff;
 pub mod explain;
 pub mod json;
 pub mod yaml;

@@ -335,6 +335,11 @@ impl SourceMap {
     pub fn is_empty(&self) -> bool {
         self.sources.is_empty()
     }
+
+    /// The name of every source, in the order they were added.
+    pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.sources.iter().map(|s| s.name.as_str())
+    }
 }
 
 #[cfg(test)]

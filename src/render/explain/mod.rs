@@ -103,7 +103,7 @@ pub fn write_yaml(
 
 static NO_TRACE: std::sync::LazyLock<Trace> = std::sync::LazyLock::new(Trace::default);
 
-fn trace_of(rendered: &Rendered) -> &Trace {
+pub(crate) fn trace_of(rendered: &Rendered) -> &Trace {
     rendered.trace.as_ref().unwrap_or(&NO_TRACE)
 }
 
@@ -119,7 +119,11 @@ fn scope_of<'r>(rendered: &'r Rendered, p: &Path) -> Option<&'r StreamDoc> {
 
 /// The last step about a value: in a stream, the document's own steps first, then its
 /// parents' (nearest first).
-fn step_of<'t>(trace: &'t Trace, span: Span, scope: Option<&StreamDoc>) -> Option<&'t Step> {
+pub(crate) fn step_of<'t>(
+    trace: &'t Trace,
+    span: Span,
+    scope: Option<&StreamDoc>,
+) -> Option<&'t Step> {
     if span.is_none() {
         return None;
     }
@@ -299,6 +303,13 @@ fn rule_text_into(out: &mut String, step: &Step, sources: &SourceMap) {
     out.push(')');
 }
 
+/// A value in a few words: a string quoted and cut at 40 characters, a container by its kind.
+pub(crate) fn short_value(n: &Node) -> String {
+    let mut out = String::new();
+    short_value_into(&mut out, n);
+    out
+}
+
 fn short_value_into(out: &mut String, n: &Node) {
     match &n.kind {
         Kind::Str(s) => {
@@ -396,7 +407,7 @@ fn rule_brief_into(out: &mut String, step: &Step, sources: &SourceMap) {
 /// `merged` is about containers (both sides merged member by member), so a value that only
 /// inherits a container's `merged` — it was in that container as its layer brought it, e.g. an
 /// item of the more specific list in a Datum union — shows `added`.
-fn shown_outcome(step: &Step, node: &Node) -> Outcome {
+pub(crate) fn shown_outcome(step: &Step, node: &Node) -> Outcome {
     if step.outcome == Outcome::Merged && step.value != node.span {
         Outcome::Added
     } else {
