@@ -5,7 +5,8 @@
 #   * the parse floor: `tools floor` runs the YAML event parser alone over the same bytes;
 #   * strata: `merge a b` (W1), `cloud-init parts` (W2), `merge --rules` (W3), each with the
 #     default jobs (one per core) and `--jobs 1` ("strata-j1"), and the same on the JSON twins;
-#     `--explain` on W1; the README's small render;
+#     `--explain` on W1; `strata diff` on W1 (a git repository of the two layers, 1 % of the
+#     leaves changed: scripts/diff-workload.py); the README's small render;
 #   * peers (installed when missing: pip yamlpath hiyapyco omegaconf deepmerge pyyaml, Debian jq
 #     yq jsonnet) doing the equivalent merge, at x16; each peer's output must equal strata's (as
 #     data, scripts/peers/canon.py) before its time counts.
@@ -204,6 +205,10 @@ for wl in $WORKLOADS; do
     fi
     if [ "$wl" = w1 ]; then
       measure strata-explain "$wl" "$s" "$bytes" "$RUNS" "" "$STRATA" merge --explain "${yaml_in[@]}"
+      # strata diff (issue 18): the same layers at a commit and with 1 % of B's leaves changed.
+      python3 "$ROOT/scripts/diff-workload.py" "$WORK/diff/x$s" "${yaml_in[@]}"
+      measure strata-diff "$wl" "$s" "$bytes" "$RUNS" "" \
+        env -C "$WORK/diff/x$s" "$STRATA" diff --base HEAD -- merge a.yaml b.yaml
     fi
     # Peers at the full size only (x16, or the largest scale given).
     [ "$s" = "${SCALES##* }" ] || continue

@@ -118,6 +118,15 @@ def main():
         checks.append(("w1: --explain ≤ 2× plain render", r <= 2, f"{r:.2f}×"))
         checks.append(("w1: --explain ≤ 1.5× plain render (issue 19)", r <= 1.5, f"{r:.2f}×"))
 
+    diffs = [get("w1", s, "strata-diff") for s in scales]
+    if all(expl) and all(diffs):
+        out += ["### `strata diff` on W1 (1 % of the leaves changed)", "", "| scale | --explain render | diff | ratio | RSS diff |", "| --- | ---: | ---: | ---: | ---: |"]
+        for s, e, d in zip(scales, expl, diffs):
+            out.append(f"| x{s} | {e['s']:.3f} s | {d['s']:.3f} s | {d['s'] / e['s']:.2f} | {d['kb'] / 1024:.0f} MiB |")
+        out.append("")
+        r = diffs[-1]["s"] / expl[-1]["s"]
+        checks.append(("w1: diff ≤ 3× an --explain render (issue 18)", r <= 3, f"{r:.2f}×"))
+
     small = rows.get(("small", "1", "strata"))
     if small:
         out += [

@@ -338,6 +338,23 @@ fn heat_a_concatenated_parameter_names_the_part_that_changed() {
     );
     assert_eq!(hosts["cause"]["by"], "rule", "{hosts:#}");
     assert_eq!(hosts["cause"]["line"], 3, "{hosts:#}");
+    insta::assert_snapshot!("diff_heat_json", {
+        let (code, out, err) = repo.strata(&[
+            "diff",
+            "--base",
+            "HEAD",
+            "--output",
+            "json",
+            "--",
+            "heat",
+            "-e",
+            "env-1.yaml",
+            "-e",
+            "env-2.yaml",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out
+    });
 }
 
 const DECKHAND_POLICY: &str = "---\nschema: deckhand/LayeringPolicy/v1\nmetadata:\n  schema: metadata/Control/v1\n  name: layering-policy\ndata:\n  layerOrder: [global, site]\n";
