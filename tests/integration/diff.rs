@@ -643,3 +643,58 @@ fn diff_errors_name_the_side_and_use_the_contract_codes() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The lines of docs/diff.md's console block that starts with `$ COMMAND`, up to the next `$`
+/// line or the end of the block.
+fn documented(command: &str) -> String {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diff.md"))
+        .expect("docs/diff.md");
+    let start = doc
+        .find(&format!("$ {command}\n"))
+        .unwrap_or_else(|| panic!("docs/diff.md has no example of {command}"));
+    let rest = &doc[start + command.len() + 3..];
+    let end = [rest.find("\n$ "), rest.find("\n```")]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(rest.len());
+    format!("{}\n", &rest[..end])
+}
+
+#[test]
+fn the_merge_example_of_docs_diff_md_is_a_real_run() {
+    let Some(repo) = merge_repo() else { return };
+    repo.write(
+        "base.yaml",
+        "app:\n  replicas: 2\nservers:\n  - name: b\n    ip: 10.0.0.2\n  - name: a\n    ip: 10.0.0.9\n",
+    )
+    .write("prod.yaml", "app:\n  name: web\n  replicas: 5\n  debug: true\n");
+    let (code, out, err) = repo.strata(&[
+        "diff",
+        "--base",
+        "HEAD",
+        "--",
+        "merge",
+        "base.yaml",
+        "prod.yaml",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        documented("strata diff --base HEAD -- merge base.yaml prod.yaml")
+    );
+    let (_, stat, _) = repo.strata(&[
+        "diff",
+        "--base",
+        "HEAD",
+        "--stat",
+        "--",
+        "merge",
+        "base.yaml",
+        "prod.yaml",
+    ]);
+    assert_eq!(
+        stat,
+        documented("strata diff --base HEAD --stat -- merge base.yaml prod.yaml")
+    );
+}
