@@ -14,6 +14,10 @@ pub struct Rendered {
     /// First line of YAML output (e.g. `#cloud-config`).
     pub header: Option<&'static str>,
     pub warnings: Vec<Warning>,
+    /// What `--explain` says about a value besides where it came from: facts a reader of the
+    /// value needs that are not warnings (not on stderr, not failed by `--strict`), e.g. a
+    /// Heat `parameter_defaults` entry the stack's `parameters` override.
+    pub notes: Vec<Warning>,
     pub trace: Option<Trace>,
     /// Set when the result is a stream of documents (Deckhand): YAML writes each item of
     /// `doc` as a document of its own, JSON the list as an array, `--explain` explains each

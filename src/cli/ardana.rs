@@ -78,6 +78,7 @@ fn validate(common: &super::Common, dir: &Path, sources: &mut SourceMap) -> Resu
         doc: crate::value::Node::null(crate::value::Span::NONE),
         header: None,
         warnings,
+        notes: Vec::new(),
         trace: None,
         stream: None,
     };

@@ -326,6 +326,7 @@ fn files(args: &[String]) -> Result<(Render, Render), Failed> {
             doc,
             header: None,
             warnings: Vec::new(),
+            notes: Vec::new(),
             trace: None,
             stream: stream.then(Stream::default),
         }

@@ -110,6 +110,7 @@ pub fn render(
         doc: acc,
         header: None,
         warnings,
+        notes: Vec::new(),
         trace,
         stream: None,
     })

@@ -124,6 +124,23 @@ pub struct Trace {
 
 const NO_STEP: usize = usize::MAX;
 
+/// Whether `path` ends with `tail`, any two list indexes counting as equal.
+fn ends_with(path: &Path, tail: &Path) -> bool {
+    use crate::value::Seg;
+    let (a, b) = (&path.0, &tail.0);
+    b.len() <= a.len()
+        && a[a.len() - b.len()..]
+            .iter()
+            .zip(b)
+            .all(|(x, y)| match (x, y) {
+                (Seg::Key(p), Seg::Key(q)) => p == q,
+                (Seg::Index(_), Seg::Index(_)) => true,
+                (Seg::Key(k), Seg::Index(_)) | (Seg::Index(_), Seg::Key(k)) => {
+                    k.parse::<usize>().is_ok()
+                }
+            })
+}
+
 impl Trace {
     /// Records one decision about the value at `value`, now at `path`, in the current layer.
     pub fn record(
@@ -209,6 +226,15 @@ impl Trace {
             at = self.prev.get(at).copied().unwrap_or(NO_STEP);
         }
         None
+    }
+
+    /// The last decision about the value at `span` as it stands at `path`, for inputs where
+    /// one text can stand at several paths (an alias's copy keeps its span): only a step
+    /// whose path ends with `path` (the output may be a subtree: `lookup KEY`), list indexes
+    /// aside (a list merge may move an item), is about this copy; `None` when none is (the
+    /// value then inherits its container's step).
+    pub fn last_at(&self, span: Span, path: &Path) -> Option<&Step> {
+        self.last_for_where(span, |s| ends_with(&s.path, path))
     }
 
     /// Every decision about this value, oldest first.

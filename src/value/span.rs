@@ -336,6 +336,11 @@ impl SourceMap {
         self.sources.is_empty()
     }
 
+    /// Every source, in the order they were added.
+    pub fn sources(&self) -> impl Iterator<Item = &Source> + '_ {
+        self.sources.iter()
+    }
+
     /// The name of every source, in the order they were added.
     pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
         self.sources.iter().map(|s| s.name.as_str())

@@ -234,3 +234,46 @@ fn without_explain_nothing_is_recorded() {
         strata::frontend::cloudinit::render(vec![input], &mut sources, &settings).expect("render");
     assert!(plain.trace.is_none());
 }
+
+/// Issue 16: a value a `<<` merge key brought says which alias it came through, and each copy
+/// of an aliased text keeps its own provenance (the copy's rule is not the original's).
+#[test]
+fn merge_key_members_name_their_alias_and_keep_their_own_rule() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let layer = dir.path().join("m.yaml");
+    let rules = dir.path().join("r.yml");
+    std::fs::write(
+        &layer,
+        "a: &a\n  x: 1\nb: &b\n  y: 2\nc:\n  <<: [*a, *b]\n  z: 3\n",
+    )
+    .expect("write");
+    std::fs::write(&rules, "lookup_options:\n  c: deep\n").expect("write");
+    let out = crate::util::command()
+        .current_dir(dir.path())
+        .args(["merge", "--explain", "--rules", "r.yml", "m.yaml"])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = |key: &str, nth: usize| {
+        text.lines()
+            .filter(|l| l.trim_start().starts_with(key))
+            .nth(nth)
+            .unwrap_or_else(|| panic!("no {key} #{nth} in\n{text}"))
+            .to_string()
+    };
+    // a.x is the original: the default rule; c.x is the copy: the rule for 'c', via *a.
+    assert!(
+        !line("x: 1", 0).contains("'c'") && !line("x: 1", 0).contains("via"),
+        "{text}"
+    );
+    assert!(
+        line("x: 1", 1).contains("(via *a at 6:8)") && line("x: 1", 1).contains("exact rule 'c'"),
+        "{text}"
+    );
+    assert!(line("y: 2", 1).contains("(via *b at 6:12)"), "{text}");
+}

@@ -518,3 +518,68 @@ fn empty_environment_files_are_accepted() {
         })
     );
 }
+
+/// Issue 16: a parameter_defaults entry next to a value in parameters (here from -P): the
+/// explanation says the stack uses the parameter, on the default's line (YAML and JSON), and
+/// nothing is said on stderr (it is not a warning: --strict passes).
+#[test]
+fn explain_says_parameters_win_over_parameter_defaults() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("env.yaml"),
+        "parameter_defaults:\n  Name: 5\n  Only: 1\n",
+    )
+    .expect("write");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["heat", "--strict", "--template", "t.yaml", "-P", "Name=9"];
+        args.extend(extra);
+        args.extend(["-e", "env.yaml"]);
+        crate::util::command()
+            .current_dir(dir.path())
+            .args(&args)
+            .output()
+            .expect("run")
+    };
+    std::fs::write(
+        dir.path().join("t.yaml"),
+        "parameters:\n  Name: {type: string}\n  Only: {type: number}\n",
+    )
+    .expect("write");
+    let out = run(&["--explain"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("Name: 5"))
+        .expect("default line");
+    assert!(
+        line.contains("; note: the stack uses parameters: Name at <command line>:1:9"),
+        "{text}"
+    );
+    let only = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("Only: 1"))
+        .expect("Only");
+    assert!(!only.contains("note:"), "{text}");
+    let out = run(&["--explain", "--output", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let entry = doc["explain"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["path"] == "/parameter_defaults/Name"))
+        .expect("entry");
+    assert!(
+        entry["notes"][0]
+            .as_str()
+            .is_some_and(|n| n.starts_with("note: env.yaml:2:9: the stack uses parameters: Name")),
+        "{entry:#}"
+    );
+}

@@ -46,6 +46,7 @@ pub fn read(
         doc,
         header: None,
         warnings: run.warnings,
+        notes: Vec::new(),
         trace: run.trace,
         stream: None,
     })

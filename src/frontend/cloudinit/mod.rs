@@ -98,6 +98,7 @@ pub fn render(
         doc: buf,
         header: Some("#cloud-config"),
         warnings,
+        notes: Vec::new(),
         trace,
         stream: None,
     })

@@ -224,6 +224,7 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
         doc: Node::list(list, Span::NONE),
         header: None,
         warnings,
+        notes: Vec::new(),
         trace,
         stream: Some(stream),
     })

@@ -125,6 +125,11 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
         seed::apply(&file, &heat.schema, &mut strategies, &mut heat.warnings)?;
         heat.merge_file(file, &strategies)?;
     }
+    let notes = if settings.explain {
+        shadowed_defaults(&heat.sections, heat.sources)
+    } else {
+        Vec::new()
+    };
     let mut doc = Map::default();
     for (section, node) in Section::ALL.iter().zip(heat.sections) {
         doc.insert(Key::str(section.name()), node);
@@ -133,9 +138,38 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
         doc: Node::map(doc, Span::NONE),
         header: None,
         warnings: heat.warnings,
+        notes,
         trace: heat.trace,
         stream: None,
     })
+}
+
+/// For `--explain`: each `parameter_defaults` entry whose parameter also has a value in
+/// `parameters` (a file's or `-P`'s). Heat gives the stack the `parameters` value; the default
+/// still applies to nested stacks (they get `parameter_defaults`, not `parameters`).
+fn shadowed_defaults(sections: &[Node], sources: &SourceMap) -> Vec<Warning> {
+    let section = |s: Section| sections.get(s.index()).and_then(Node::as_map);
+    let (Some(params), Some(defaults)) = (
+        section(Section::Parameters),
+        section(Section::ParameterDefaults),
+    ) else {
+        return Vec::new();
+    };
+    let mut notes = Vec::new();
+    for (k, v) in defaults.iter() {
+        let Some(p) = params.get(k) else { continue };
+        let name = crate::merge::key_text(&k.0);
+        let at = match sources.locate(p.span) {
+            Some(l) => format!(" at {l}"),
+            None => String::new(),
+        };
+        let span = if v.span.is_none() { k.0.span } else { v.span };
+        notes.push(Warning::new(
+            format!("the stack uses parameters: {name}{at} (Heat's parameters override parameter_defaults for the stack itself; the default still applies to nested stacks)"),
+            span,
+        ));
+    }
+    notes
 }
 
 /// Loads the template (YAML, or JSON by name) and reads its parameter types.

@@ -208,6 +208,7 @@ pub fn render(
             doc,
             header: None,
             warnings: h.warnings,
+            notes: Vec::new(),
             trace: h.trace,
             stream: None,
         },

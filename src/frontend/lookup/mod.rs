@@ -105,6 +105,7 @@ pub fn render(
         doc,
         header: None,
         warnings,
+        notes: Vec::new(),
         trace,
         stream: None,
     })

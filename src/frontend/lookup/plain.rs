@@ -118,6 +118,7 @@ pub fn merge_with_rules(
         doc,
         header: None,
         warnings,
+        notes: Vec::new(),
         trace,
         stream: None,
     })

@@ -7,7 +7,7 @@
 
 use super::{At, Cause, CauseKind, Change, Kind, Provenance, Side};
 use crate::merge::{key_cow, Outcome, Step, Trace};
-use crate::render::explain::{short_value, shown_outcome, step_of, trace_of};
+use crate::render::explain::{may_copy, short_value, shown_outcome, step_of, trace_of};
 use crate::rendered::StreamDoc;
 use crate::strategy::Origin;
 use crate::value::{Kind as K, Node, Path, SourceMap, Span};
@@ -29,6 +29,8 @@ struct Walk<'a> {
     deletions: FxHashMap<String, &'a Step>,
     /// The files the head render read: a base value from any other file is gone with it.
     head_files: rustc_hash::FxHashSet<&'a str>,
+    /// The head's steps are found by path too (`may_copy`).
+    by_path: bool,
     moves: bool,
     out: Vec<Change>,
 }
@@ -52,6 +54,7 @@ pub(super) fn changes(base: &Side<'_>, head: &Side<'_>, moves: bool) -> Vec<Chan
         head_trace,
         deletions,
         head_files: head.sources.names().collect(),
+        by_path: may_copy(head.sources),
         moves,
         out: Vec::new(),
     };
@@ -215,11 +218,17 @@ impl<'a> Walk<'a> {
         doc: Option<&str>,
     ) {
         let oc = Cx {
-            step: step_of(self.base_trace, old.span, oc.scope).or(oc.step),
+            step: step_of(self.base_trace, old.span, oc.scope, None).or(oc.step),
             scope: oc.scope,
         };
         let nc = Cx {
-            step: step_of(self.head_trace, new.span, nc.scope).or(nc.step),
+            step: step_of(
+                self.head_trace,
+                new.span,
+                nc.scope,
+                self.by_path.then_some(path),
+            )
+            .or(nc.step),
             scope: nc.scope,
         };
         match (&old.kind, &new.kind) {
@@ -304,7 +313,13 @@ impl<'a> Walk<'a> {
     /// A value the head has and the base has not; `oc` is the base's container around it.
     fn added(&mut self, new: &'a Node, path: &Path, nc: Cx<'a>, oc: Cx<'a>, doc: Option<String>) {
         let nc = Cx {
-            step: step_of(self.head_trace, new.span, nc.scope).or(nc.step),
+            step: step_of(
+                self.head_trace,
+                new.span,
+                nc.scope,
+                self.by_path.then_some(path),
+            )
+            .or(nc.step),
             scope: nc.scope,
         };
         let hp = self.head_prov(new, nc);
@@ -325,7 +340,7 @@ impl<'a> Walk<'a> {
     /// A value the base has and the head has not; `nc` is the head's container around it.
     fn removed(&mut self, old: &'a Node, path: &Path, oc: Cx<'a>, nc: Cx<'a>, doc: Option<String>) {
         let oc = Cx {
-            step: step_of(self.base_trace, old.span, oc.scope).or(oc.step),
+            step: step_of(self.base_trace, old.span, oc.scope, None).or(oc.step),
             scope: oc.scope,
         };
         let bp = self.base_prov(old, oc);

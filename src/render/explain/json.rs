@@ -85,14 +85,19 @@ pub(super) fn explain(
     member(&mut out, &mut first, "result")?;
     nested(&mut out, b"  ", result)?;
     member(&mut out, &mut first, "explain")?;
-    let warnings = Warnings::new(rendered);
+    let warnings = Warnings::new(&rendered.warnings);
+    let notes = Warnings::new(&rendered.notes);
     let mut count = 0usize;
     if let Some(root) = root {
         let trace = super::trace_of(rendered);
         let mut each = |leaf: &Leaf<'_, '_>| -> std::io::Result<()> {
             out.write_all(if count == 0 { b"[\n    " } else { b",\n    " })?;
             count += 1;
-            nested(&mut out, b"    ", &entry(leaf, &warnings, sources))
+            nested(
+                &mut out,
+                b"    ",
+                &entry(leaf, [&warnings, &notes], sources),
+            )
         };
         let cx = match (&rendered.stream, focus) {
             (Some(stream), None) => Context {
@@ -104,6 +109,10 @@ pub(super) fn explain(
                 ..Context::default()
             },
             (None, _) => Context::default(),
+        };
+        let cx = Context {
+            by_path: super::may_copy(sources),
+            ..cx
         };
         leaves(root, &mut root_path, cx, trace, &mut each)?;
     }
@@ -172,7 +181,7 @@ pub(super) fn explain(
 }
 
 /// One leaf's entry: its path, where it was written, the decision that put it there.
-fn entry(leaf: &Leaf<'_, '_>, warnings: &Warnings<'_>, sources: &SourceMap) -> Value {
+fn entry(leaf: &Leaf<'_, '_>, said: [&Warnings<'_>; 2], sources: &SourceMap) -> Value {
     let mut entry = serde_json::Map::new();
     entry.insert("path".into(), leaf.path.to_string().into());
     entry.insert("source".into(), position(sources, leaf.node.span));
@@ -194,13 +203,21 @@ fn entry(leaf: &Leaf<'_, '_>, warnings: &Warnings<'_>, sources: &SourceMap) -> V
             entry.insert("overrode".into(), Value::Array(Vec::new()));
         }
     }
-    let about: Vec<Value> = warnings
-        .about(Some(leaf.path), leaf.node.span, leaf.key, sources)
-        .into_iter()
-        .map(|w| w.line(sources).into())
-        .collect();
-    if !about.is_empty() {
-        entry.insert("warnings".into(), about.into());
+    for (list, name) in said.into_iter().zip(["warnings", "notes"]) {
+        let about: Vec<Value> = list
+            .about(Some(leaf.path), leaf.node.span, leaf.key, sources)
+            .into_iter()
+            .map(|w| {
+                let line = w.line(sources);
+                match (name, line.strip_prefix("warning: ")) {
+                    ("notes", Some(rest)) => format!("note: {rest}").into(),
+                    _ => line.into(),
+                }
+            })
+            .collect();
+        if !about.is_empty() {
+            entry.insert(name.into(), about.into());
+        }
     }
     Value::Object(entry)
 }

@@ -101,6 +101,24 @@ pub fn write_yaml(
     )
 }
 
+/// Whether an input may hold a YAML alias (`*name`, also behind `<<:`): a copied value keeps
+/// its span, so one text can stand at two paths of the result and its step must be found by
+/// path too. A quick scan of the texts kept for the explanation; a `*name` inside a string
+/// only costs the path tracking it turns on.
+pub(crate) fn may_copy(sources: &SourceMap) -> bool {
+    sources.sources().any(|src| {
+        let text = src.text().as_bytes();
+        src.text().match_indices('*').any(|(at, _)| {
+            let before = at.checked_sub(1).and_then(|i| text.get(i));
+            let after = text.get(at + 1);
+            matches!(
+                before,
+                None | Some(b' ' | b'\t' | b'\n' | b'[' | b',' | b'{')
+            ) && after.is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+        })
+    })
+}
+
 static NO_TRACE: std::sync::LazyLock<Trace> = std::sync::LazyLock::new(Trace::default);
 
 pub(crate) fn trace_of(rendered: &Rendered) -> &Trace {
@@ -118,17 +136,22 @@ fn scope_of<'r>(rendered: &'r Rendered, p: &Path) -> Option<&'r StreamDoc> {
 }
 
 /// The last step about a value: in a stream, the document's own steps first, then its
-/// parents' (nearest first).
+/// parents' (nearest first); elsewhere the one at the value's `path` when the trace recorded
+/// the same text at several paths (aliases), which callers say when they know it.
 pub(crate) fn step_of<'t>(
     trace: &'t Trace,
     span: Span,
     scope: Option<&StreamDoc>,
+    path: Option<&Path>,
 ) -> Option<&'t Step> {
     if span.is_none() {
         return None;
     }
     match scope {
-        None => trace.last_for(span),
+        None => match path {
+            Some(p) => trace.last_at(span, p),
+            None => trace.last_for(span),
+        },
         Some(s) => trace
             .last_for_where(span, |st| st.layer == s.layer)
             .or_else(|| {
@@ -176,6 +199,8 @@ struct Context<'t> {
     scope: Option<&'t StreamDoc>,
     /// The node is the list of a stream's documents.
     stream_root: Option<&'t [StreamDoc]>,
+    /// Find steps by path too (`may_copy`).
+    by_path: bool,
 }
 
 /// Walks the result in document order and hands `each` every leaf (a scalar or an empty
@@ -188,7 +213,7 @@ fn leaves<'t>(
     trace: &'t Trace,
     each: &mut dyn FnMut(&Leaf<'t, '_>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let own = step_of(trace, node.span, cx.scope);
+    let own = step_of(trace, node.span, cx.scope, cx.by_path.then_some(&*path));
     let step = own.or(cx.step);
     match &node.kind {
         Kind::Map(m) if !m.is_empty() => {
@@ -199,6 +224,7 @@ fn leaves<'t>(
                     key: Some(k.0.span),
                     scope: cx.scope,
                     stream_root: None,
+                    by_path: cx.by_path,
                 };
                 let done = leaves(v, path, inner, trace, each);
                 path.pop();
@@ -215,6 +241,7 @@ fn leaves<'t>(
                     key: None,
                     scope,
                     stream_root: None,
+                    by_path: cx.by_path,
                 };
                 let done = leaves(v, path, inner, trace, each);
                 path.pop();

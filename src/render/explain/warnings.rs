@@ -3,7 +3,6 @@
 //! check of the path-attached ones, not by a pass over every warning for every value.
 
 use crate::error::Warning;
-use crate::rendered::Rendered;
 use crate::value::{Path, SourceMap, Span};
 use rustc_hash::FxHashMap;
 
@@ -19,14 +18,15 @@ pub(super) struct Warnings<'r> {
 }
 
 impl<'r> Warnings<'r> {
-    pub(super) fn new(rendered: &'r Rendered) -> Warnings<'r> {
+    /// Indexes a render's warnings (or its notes).
+    pub(super) fn new(all: &'r [Warning]) -> Warnings<'r> {
         let mut index = Warnings {
-            all: &rendered.warnings,
+            all,
             by_span: FxHashMap::default(),
             by_end: FxHashMap::default(),
             pathed: Vec::new(),
         };
-        for (i, w) in rendered.warnings.iter().enumerate() {
+        for (i, w) in all.iter().enumerate() {
             if w.path.is_some() {
                 index.pathed.push(i);
             }

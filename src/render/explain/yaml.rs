@@ -61,13 +61,20 @@ pub(super) fn explain(
     }
     sink.write_all(head.as_bytes())?;
     let Some(root) = root else { return Ok(()) };
-    let warnings = Warnings::new(rendered);
+    let warnings = Warnings::new(&rendered.warnings);
+    let notes = Warnings::new(&rendered.notes);
+    let by_path = super::may_copy(sources);
     let stream = rendered.stream.as_ref().filter(|_| !focused);
     let mut comments = Comments {
         trace: super::trace_of(rendered),
         sources,
-        path: warnings.any_path().then(|| root_path.clone()),
+        // Paths are tracked only when something needs them: warnings attached to paths, and
+        // the step about a value an alias or `<<` copied (its text, and so its span, stands
+        // at two paths).
+        path: (warnings.any_path() || notes.any_path() || by_path).then(|| root_path.clone()),
+        by_path,
         warnings: &warnings,
+        notes: &notes,
         frames: Vec::new(),
         docs: stream.map(|s| s.docs.as_slice()),
         scope: if focused {
@@ -99,6 +106,8 @@ struct Frame<'t> {
     own: Option<&'t Step>,
     /// The alias (`*name`) whose copy this value is part of, if any.
     via: Option<Span>,
+    /// The node's own span.
+    span: Span,
     /// Where the value's key was written.
     key: Option<Span>,
     leaf: bool,
@@ -112,6 +121,7 @@ struct Comments<'t> {
     trace: &'t Trace,
     sources: &'t SourceMap,
     warnings: &'t Warnings<'t>,
+    notes: &'t Warnings<'t>,
     /// The current path, tracked only when some warning is attached to a path.
     path: Option<Path>,
     frames: Vec<Frame<'t>>,
@@ -119,6 +129,8 @@ struct Comments<'t> {
     docs: Option<&'t [StreamDoc]>,
     /// The document being written, in a stream.
     scope: Option<&'t StreamDoc>,
+    /// Find steps by path too (`may_copy`).
+    by_path: bool,
 }
 
 impl Annotator for Comments<'_> {
@@ -130,18 +142,17 @@ impl Annotator for Comments<'_> {
             .is_some_and(|t| t.starts_with('*'))
         {
             Some(node.span)
+        } else if self.by_path {
+            let parent = self.frames.last().map(|f| f.span);
+            parent
+                .and_then(|p| merged_via(p, node.span, self.sources))
+                .or(via)
         } else {
             via
         };
         if let (Some(docs), Place::Index(i), 1) = (self.docs, at, self.frames.len()) {
             self.scope = docs.get(i);
         }
-        let own = super::step_of(self.trace, node.span, self.scope);
-        let leaf = match &node.kind {
-            Kind::Map(m) => m.is_empty(),
-            Kind::List(l) => l.is_empty(),
-            _ => true,
-        };
         let mut pushed = false;
         if let Some(p) = self.path.as_mut() {
             match at {
@@ -151,10 +162,18 @@ impl Annotator for Comments<'_> {
             }
             pushed = !matches!(at, Place::Root);
         }
+        let path = self.path.as_ref().filter(|_| self.by_path);
+        let own = super::step_of(self.trace, node.span, self.scope, path);
+        let leaf = match &node.kind {
+            Kind::Map(m) => m.is_empty(),
+            Kind::List(l) => l.is_empty(),
+            _ => true,
+        };
         self.frames.push(Frame {
             step: own.or(inherited),
             own,
             via,
+            span: node.span,
             key: match at {
                 Place::Key(k) => Some(k.span),
                 _ => None,
@@ -211,9 +230,63 @@ impl Annotator for Comments<'_> {
                 out.push_str("; warning: ");
                 out.push_str(&w.message);
             }
+            let notes = self
+                .notes
+                .about(self.path.as_ref(), node.span, f.key, self.sources);
+            for n in notes {
+                out.push_str("; note: ");
+                out.push_str(&n.message);
+            }
         }
         true
     }
+}
+
+/// For a member of a mapping whose text stands outside the mapping's own text (in the same
+/// file): the `<<: *name` alias in the mapping that brought it — the one whose anchor
+/// `&name` is the last one written before the member.
+fn merged_via(parent: Span, child: Span, sources: &SourceMap) -> Option<Span> {
+    let (src, start, end) = sources.source_of(parent)?;
+    if sources.id_of(child) != sources.id_of(parent)
+        || (parent.start..parent.end.max(parent.start + 1)).contains(&child.start)
+    {
+        return None;
+    }
+    let base = parent.start as usize - start;
+    let text = src.text();
+    let own = text.get(start..end)?;
+    let child_at = child.start as usize - base;
+    let mut best: Option<(usize, Span)> = None;
+    for (at, _) in own.match_indices("<<") {
+        let rest = own[at + 2..].trim_start_matches([' ', '\t']);
+        let Some(rest) = rest.strip_prefix(':') else {
+            continue;
+        };
+        // `<<: *a` or `<<: [*a, *b]`: every alias up to the end of the line.
+        let line = rest.split('\n').next().unwrap_or("");
+        let line_at = start + at + 2 + (own[at + 2..].len() - rest.len()) + 1;
+        for (i, _) in line.match_indices('*') {
+            let name: &str = line[i + 1..]
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .next()
+                .unwrap_or("");
+            if name.is_empty() {
+                continue;
+            }
+            let alias_at = line_at - 1 + i;
+            let anchor = text.get(..alias_at)?.rfind(&format!("&{name}"));
+            if let Some(a) = anchor.filter(|&a| a <= child_at) {
+                if best.is_none_or(|(b, _)| a > b) {
+                    let span = Span {
+                        start: u32::try_from(base + alias_at).ok()?,
+                        end: u32::try_from(base + alias_at + 1 + name.len()).ok()?,
+                    };
+                    best = Some((a, span));
+                }
+            }
+        }
+    }
+    best.map(|(_, s)| s)
 }
 
 /// Steps whose value is not in the result: deletions and dropped layers.
