@@ -277,3 +277,44 @@ fn merge_key_members_name_their_alias_and_keep_their_own_rule() {
     );
     assert!(line("y: 2", 1).contains("(via *b at 6:12)"), "{text}");
 }
+
+/// Issue 16: `merge --rules` and plain `merge` use the same outcome words for the same event
+/// (a later file's value over an earlier one: `replaced`, with `was`).
+#[test]
+fn merge_and_merge_rules_say_the_same_for_the_same_event() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("a.yaml"), "a:\n  list: [1, 2]\n  x: 1\n").expect("write");
+    std::fs::write(dir.path().join("b.yaml"), "a:\n  list: [3]\n  x: 2\n").expect("write");
+    std::fs::write(dir.path().join("r.yml"), "lookup_options: {}\n").expect("write");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["merge", "--explain"];
+        args.extend(extra);
+        args.extend(["a.yaml", "b.yaml"]);
+        let out = command()
+            .current_dir(dir.path())
+            .args(&args)
+            .output()
+            .expect("run");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for text in [run(&[]), run(&["--rules", "r.yml"])] {
+        for (key, was) in [
+            ("x: 2", "; was 1 at a.yaml:3:6"),
+            ("list:", "; was a list at a.yaml:2:9"),
+        ] {
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with(key))
+                .expect("line");
+            assert!(
+                line.contains(" replaced by ") && line.ends_with(was),
+                "{text}"
+            );
+        }
+    }
+}

@@ -112,6 +112,9 @@ pub fn merge_with_rules(
             Found::KnockedOut(_) => {}
         }
     }
+    if let Some(t) = trace.as_mut() {
+        later_replaces(t);
+    }
     let mut doc = Node::map(out, Span::NONE);
     reorder(&mut doc, &order);
     Ok(Rendered {
@@ -122,6 +125,29 @@ pub fn merge_with_rules(
         trace,
         stream: None,
     })
+}
+
+/// Says what plain `strata merge` says for the same event. The lookup walks the files most
+/// specific (latest) first, so the later file's value is "kept" and the earlier ones
+/// "ignored"; in a merge of files in order that is the later value replacing the earlier:
+/// `replaced` with the earlier values as `was`. (Files take the offset space in command-line
+/// order, so an earlier file's value has the lower span.) An item of a list keeps `kept`: a
+/// union keeps one of two equal items, which no plain merge does.
+fn later_replaces(trace: &mut Trace) {
+    use crate::merge::Outcome;
+    for step in &mut trace.steps {
+        let earlier = |p: &crate::merge::Prior| p.span.start < step.value.start;
+        let in_list = matches!(step.path.0.last(), Some(crate::value::Seg::Index(_)));
+        if step.outcome == Outcome::Kept
+            && !in_list
+            && !step.value.is_none()
+            && !step.others.is_empty()
+            && step.others.iter().all(earlier)
+        {
+            step.outcome = Outcome::Replaced;
+            step.overrode = std::mem::take(&mut step.others);
+        }
+    }
 }
 
 fn first_null(src: &mut Owned, name: &str) -> Result<Node> {
