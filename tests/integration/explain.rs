@@ -318,3 +318,26 @@ fn merge_and_merge_rules_say_the_same_for_the_same_event() {
         }
     }
 }
+
+/// Issue 16: a history line never has a blank path (a decision about the whole document is
+/// at `/`).
+#[test]
+fn history_lines_name_the_root_as_slash() {
+    let out = strata(&[
+        "cloud-init",
+        "--explain=/packages",
+        "cloud-init/surprises/01-base.yaml",
+        "cloud-init/surprises/02-typo.yaml",
+        "cloud-init/surprises/03-no-dict.yaml",
+    ]);
+    let text = out.ok();
+    let steps: Vec<&str> = text.lines().filter(|l| l.starts_with("#   ")).collect();
+    assert!(steps.iter().any(|l| l.contains(". / kept")), "{text}");
+    for l in steps {
+        let after_number = l.split_once(". ").map(|(_, r)| r).unwrap_or("");
+        assert!(
+            !after_number.starts_with(' ') && !after_number.is_empty(),
+            "blank path: {l}"
+        );
+    }
+}

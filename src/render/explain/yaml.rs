@@ -22,7 +22,7 @@ pub(super) fn explain(
 ) -> std::io::Result<()> {
     let mut head = String::new();
     if focused {
-        let _ = writeln!(head, "# history of {root_path} (oldest first):");
+        let _ = writeln!(head, "# history of {} (oldest first):", shown(root_path));
         if history.is_empty() {
             head.push_str("#   no merge decision touched this value\n");
         }
@@ -35,7 +35,7 @@ pub(super) fn explain(
             let mut line = format!(
                 "#   {}. {}{value} {}{}",
                 i + 1,
-                s.path,
+                shown(&s.path),
                 s.outcome,
                 rule_text(s, sources)
             );
@@ -43,7 +43,7 @@ pub(super) fn explain(
             let _ = writeln!(head, "{line}");
         }
         if root.is_none() {
-            let _ = writeln!(head, "# {root_path} is not in the result");
+            let _ = writeln!(head, "# {} is not in the result", shown(root_path));
         }
     }
     // The header line (`#cloud-config`) stays first; then each built-in rule once.
@@ -289,6 +289,15 @@ fn merged_via(parent: Span, child: Span, sources: &SourceMap) -> Option<Span> {
     best.map(|(_, s)| s)
 }
 
+/// A path as the comments print it: the root (the empty JSON Pointer) as `/`, never blank.
+fn shown(path: &Path) -> String {
+    if path.0.is_empty() {
+        "/".to_string()
+    } else {
+        path.to_string()
+    }
+}
+
 /// Steps whose value is not in the result: deletions and dropped layers.
 pub(super) fn removed(rendered: &Rendered) -> Vec<&Step> {
     rendered
@@ -334,7 +343,7 @@ fn removed_yaml(rendered: &Rendered, sources: &SourceMap, out: &mut String) {
             _ => format!(
                 "#   {}{} {} at {}{}",
                 document_name(rendered, s.layer).map_or(String::new(), |n| format!("{n} ")),
-                s.path,
+                shown(&s.path),
                 s.outcome,
                 located(sources, s.value),
                 rule_text(s, sources)
