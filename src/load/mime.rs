@@ -27,6 +27,11 @@ pub struct MimePart {
     pub filename: Option<String>,
     /// Decoded body.
     pub body: Vec<u8>,
+    /// Where the body stands in the raw message when it is there byte for byte (no
+    /// transfer encoding, no charset conversion); `None` for a decoded body.
+    pub verbatim: Option<usize>,
+    /// The transfer encoding the body was decoded from (`base64`, `quoted-printable`).
+    pub encoding: Option<&'static str>,
 }
 
 /// A MIME problem, with the byte offset in the raw message where it was noticed.
@@ -155,6 +160,24 @@ fn walk(
         message: format!("part body cannot be decoded: {e}"),
         offset: offset_in(whole, mail.raw_bytes),
     })?;
+    let (verbatim, encoding) = match mail.get_body_encoded() {
+        mailparse::body::Body::Base64(_) => (None, Some("base64")),
+        mailparse::body::Body::QuotedPrintable(_) => (None, Some("quoted-printable")),
+        mailparse::body::Body::SevenBit(b) | mailparse::body::Body::EightBit(b) => {
+            let raw = b.get_raw();
+            (
+                (raw == body.as_slice()).then(|| offset_in(whole, raw)),
+                None,
+            )
+        }
+        mailparse::body::Body::Binary(b) => {
+            let raw = b.get_raw();
+            (
+                (raw == body.as_slice()).then(|| offset_in(whole, raw)),
+                None,
+            )
+        }
+    };
     let filename = mail
         .get_content_disposition()
         .params
@@ -166,6 +189,8 @@ fn walk(
         content_type,
         filename,
         body,
+        verbatim,
+        encoding,
     });
     Ok(())
 }

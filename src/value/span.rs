@@ -79,6 +79,10 @@ pub struct Source {
     /// column far into a long line is found without counting from the line's start, so many
     /// warnings on one long line cost linear time, not quadratic.
     char_marks: OnceLock<Vec<(usize, usize)>>,
+    /// Lines of the file before this text, when the text stands byte for byte in the file
+    /// `name` from the start of a line (a MIME part's body): positions are shown as in the
+    /// file, which is what an editor shows.
+    lines_before: usize,
 }
 
 const CHAR_MARK: usize = 4096;
@@ -159,8 +163,10 @@ impl Source {
         (line + 1, col + 1)
     }
 
-    /// The text of a 1-based line, without its line break.
+    /// The text of a 1-based line as positions show it (in the file that holds the text),
+    /// without its line break.
     pub fn line_text(&self, line: usize) -> &str {
+        let line = line.saturating_sub(self.lines_before);
         let text = self.text();
         let starts = self.line_starts();
         let Some(&start) = starts.get(line.saturating_sub(1)) else {
@@ -223,8 +229,32 @@ impl SourceMap {
             base,
             line_starts: OnceLock::new(),
             char_marks: OnceLock::new(),
+            lines_before: 0,
         });
         base
+    }
+
+    /// Adds a text that stands byte for byte in the file `name`, from the start of the line
+    /// after `lines_before` lines (a MIME part's body): its positions are shown as lines of
+    /// that file.
+    pub fn add_within(
+        &mut self,
+        name: impl Into<String>,
+        text: String,
+        lines_before: usize,
+    ) -> SourceId {
+        let id = self.add(name, text);
+        if let Some(src) = self.sources.last_mut() {
+            src.lines_before = lines_before;
+        }
+        id
+    }
+
+    /// 1-based line and column of a byte offset of a source's text, as `locate` shows them.
+    pub fn line_col_of(&self, id: SourceId, offset: usize) -> Option<(usize, usize)> {
+        let src = self.get(id)?;
+        let (line, col) = src.line_col(clamp(offset));
+        Some((line + src.lines_before, col))
     }
 
     /// Drops a source's text if it can be read again (its values are built; messages that
@@ -311,7 +341,7 @@ impl SourceMap {
         let (line, column) = src.line_col(clamp(start));
         Some(Location {
             file: &src.name,
-            line,
+            line: line + src.lines_before,
             column,
         })
     }

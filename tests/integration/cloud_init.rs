@@ -275,3 +275,42 @@ fn merge_how_typos_and_missing_dict_mergers_are_warned_about() {
     );
     insta::assert_snapshot!("cloud_init_merge_how_surprises", run.stderr);
 }
+
+/// Issue 16: a MIME part whose body stands in the file as it is gets the file's own
+/// positions (an error's line, column and snippet are those an editor shows); a base64 part
+/// keeps part-relative positions and says it was decoded.
+#[test]
+fn mime_positions_are_the_files_own_unless_the_part_was_decoded() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mime = "Content-Type: multipart/mixed; boundary=\"XX\"\nMIME-Version: 1.0\n\n--XX\nContent-Type: text/cloud-config\nContent-Transfer-Encoding: 7bit\n\n#cloud-config\npackages: [a]\nbad: [1\n--XX--\n";
+    std::fs::write(dir.path().join("ud.mime"), mime).expect("write");
+    let out = crate::util::command()
+        .current_dir(dir.path())
+        .args(["cloud-init", "ud.mime"])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    // cloud-init drops the part (a warning); the warning points into the file as it is.
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: ud.mime:10:6:"),
+        "placed in the file: {err}"
+    );
+    assert!(
+        err.contains("10 | bad: [1"),
+        "the snippet is the file's line 10: {err}"
+    );
+    assert!(err.contains("the input ends at ud.mime:10:8"), "{err}");
+    let b64 = "Content-Type: multipart/mixed; boundary=\"XX\"\nMIME-Version: 1.0\n\n--XX\nContent-Type: text/cloud-config\nContent-Transfer-Encoding: base64\n\nI2Nsb3VkLWNvbmZpZwpwYWNrYWdlczogW2FdCg==\n--XX--\n";
+    std::fs::write(dir.path().join("b64.mime"), b64).expect("write");
+    let out = crate::util::command()
+        .current_dir(dir.path())
+        .args(["cloud-init", "--explain", "b64.mime"])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("- a  # b64.mime, part 1 (base64-decoded):2:12"),
+        "{text}"
+    );
+}

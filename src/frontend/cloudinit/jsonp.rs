@@ -35,6 +35,7 @@ pub fn apply(
     let mut padded = " ".repeat(body_start);
     padded.push_str(&text[body_start..]);
     let fail = |message: String, span: Span| Drop {
+        notes: Vec::new(),
         failure: Failure::Skipped,
         message,
         span,

@@ -84,13 +84,16 @@ pub fn render(
                 } else {
                     label
                 };
-                warnings.push(Warning::new(
-                    format!(
-                        "{who} was {verb} by cloud-init and not merged: {}",
-                        drop.message
-                    ),
-                    drop.span,
-                ));
+                let mut message = format!(
+                    "{who} was {verb} by cloud-init and not merged: {}",
+                    drop.message
+                );
+                for (text, span) in &drop.notes {
+                    if let Some(l) = sources.locate(*span) {
+                        message.push_str(&format!("; {text} at {l}"));
+                    }
+                }
+                warnings.push(Warning::new(message, drop.span));
             }
         }
     }
@@ -109,6 +112,8 @@ pub struct Drop {
     pub failure: Failure,
     pub message: String,
     pub span: Span,
+    /// Other positions the message refers to (where the input ends, ...).
+    pub notes: Vec<(String, Span)>,
     /// Set when the run must stop instead (a resource limit was hit).
     pub fatal: Option<Box<crate::error::Error>>,
 }
@@ -116,6 +121,7 @@ pub struct Drop {
 impl From<HowError> for Drop {
     fn from(e: HowError) -> Drop {
         Drop {
+            notes: Vec::new(),
             failure: e.failure,
             message: e.message,
             span: e.span,
@@ -200,6 +206,7 @@ fn merge_part(
         failure: Failure::Rejected,
         message,
         span,
+        notes: Vec::new(),
         fatal: None,
     };
     let doc = match doc {
@@ -207,6 +214,7 @@ fn merge_part(
         Ok(None) => return Err((rejected("empty cloud config".into(), whole), old)),
         Err(e) => {
             let mut drop = rejected(format!("{} (YAML)", e.message), e.span.unwrap_or(whole));
+            drop.notes = e.notes().to_vec();
             // Resource limits protect strata itself: they stop the run, not just this part.
             if e.kind == ErrorKind::Limit {
                 drop.fatal = Some(Box::new(e));
@@ -245,6 +253,7 @@ fn merge_part(
         };
         (
             Drop {
+                notes: Vec::new(),
                 failure: Failure::Skipped,
                 message,
                 span: e.span,

@@ -89,6 +89,9 @@ struct Leaf {
     body: Vec<u8>,
     /// Where to point diagnostics about the whole leaf.
     at: Span,
+    /// The file the body stands in byte for byte, and the lines before it there (a MIME part
+    /// without transfer encoding): its positions are then the file's own.
+    within: Option<(String, usize)>,
 }
 
 /// Expands every input into cloud-config parts, in order.
@@ -117,7 +120,8 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
                 "cloud-init ignores empty user-data; give a #cloud-config file or leave it out",
             ));
     }
-    let bytes = if mime::is_gzip(&input.bytes) {
+    let gzipped = mime::is_gzip(&input.bytes);
+    let bytes = if gzipped {
         mime::gunzip(&input.bytes, settings.load.max_input_size)
             .map_err(|e| Error::new(ErrorKind::Parse, format!("{name}: {e}")).in_file(&name))?
     } else {
@@ -133,6 +137,7 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
             headers: Vec::new(),
             body,
             at: file_span(id),
+            within: None,
         }]);
     }
     let text = text_of(bytes, &name, sources)?;
@@ -159,12 +164,25 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
                     span: Span::new(id, h.offset, h.offset + h.len),
                 })
                 .collect();
+            // A body that stands in the file as it is gets the file's own positions; a
+            // decoded one keeps positions in the part, and its name says it is decoded.
+            let within = p
+                .verbatim
+                .filter(|_| !gzipped)
+                .and_then(|at| sources.line_col_of(id, at))
+                .filter(|&(_, col)| col == 1)
+                .map(|(line, _)| (name.clone(), line - 1));
+            let label = match p.encoding {
+                Some(e) => format!("{name}, part {} ({e}-decoded)", i + 1),
+                None => format!("{name}, part {}", i + 1),
+            };
             Leaf {
-                label: format!("{name}, part {}", i + 1),
+                label,
                 content_type: p.content_type,
                 headers,
                 body: p.body,
                 at: Span::new(id, p.offset, p.offset + 1),
+                within,
             }
         })
         .collect())
@@ -212,7 +230,14 @@ fn process_leaf(
     let mut declared = leaf.content_type.clone();
     if DECOMP_TYPES.contains(&declared.as_str()) {
         match mime::gunzip(&leaf.body, settings.load.max_input_size) {
-            Ok(b) => leaf.body = b,
+            Ok(b) => {
+                leaf.body = b;
+                leaf.within = None;
+                leaf.label = match leaf.label.strip_suffix(')') {
+                    Some(l) if l.contains(" (") => format!("{l}, gunzipped)"),
+                    _ => format!("{} (gunzipped)", leaf.label),
+                };
+            }
             Err(e) => {
                 skip(warnings, &leaf, format!("skipped by cloud-init: {e}"));
                 return Ok(());
@@ -253,7 +278,10 @@ fn route(
             } else {
                 PartKind::JsonPatch
             };
-            let source = sources.add(leaf.label, text);
+            let source = match leaf.within {
+                Some((file, before)) => sources.add_within(file, text, before),
+                None => sources.add(leaf.label, text),
+            };
             out.push(Part {
                 kind,
                 source,
@@ -408,6 +436,7 @@ fn explode_archive(
             headers,
             body: Vec::new(),
             at: entry.span,
+            within: None,
         };
         match ctype.as_str() {
             "text/cloud-config" | "text/cloud-config-jsonp" | "text/jinja2" => {

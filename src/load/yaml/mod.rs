@@ -125,19 +125,22 @@ pub fn count_events(text: &str) -> std::result::Result<usize, String> {
 /// problem, and a hint.
 fn syntax_error(e: SyntaxError, source: SourceId, text: &str) -> Error {
     let mut at = e.at.min(text.len());
-    let mut message = match e.context {
+    let message = match e.context {
         Some((context, _)) => format!("invalid YAML: {context}: {}", e.problem),
         None => format!("invalid YAML: {}", e.problem),
     };
     let at_end = at >= text.trim_end().len();
+    // Other positions go in notes (placed by the source map, which knows where a text stands
+    // in its file: a MIME part's lines are the file's).
+    let mut note = None;
     if let Some((_, start)) = e.context.filter(|&(_, s)| s < at) {
         let line = |p: usize| text[..p].bytes().filter(|&b| b == b'\n').count() + 1;
         if at_end {
             // The file ends inside something left open: show where it was opened.
-            message.push_str(&format!(" (the file ends at line {})", line(at)));
+            note = Some(("the input ends", at));
             at = start;
         } else if line(start) != line(at) {
-            message.push_str(&format!(" (the construct started on line {})", line(start)));
+            note = Some(("the construct started", start));
         }
     }
     let hint = if e.problem.contains("'\\t'") {
@@ -152,9 +155,13 @@ fn syntax_error(e: SyntaxError, source: SourceId, text: &str) -> Error {
         "check the indentation and quoting around this position"
     };
     let end = (at + 1).min(text.len()).max(at);
-    Error::new(ErrorKind::Parse, message)
+    let error = Error::new(ErrorKind::Parse, message)
         .at(Span::new(source, at, end))
-        .hint(hint)
+        .hint(hint);
+    match note {
+        Some((what, p)) => error.note(what, Span::new(source, p, (p + 1).min(text.len()).max(p))),
+        None => error,
+    }
 }
 
 /// Deepest nesting of collections in a tree (a scalar is 0). Iterative.
