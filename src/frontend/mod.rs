@@ -17,7 +17,7 @@ use crate::value::{Reload, SourceId, SourceMap, Span};
 use std::path::Path;
 
 pub use crate::rendered::{Rendered, Stream, StreamDoc};
-pub use parse::{parse_inputs, Parsed};
+pub use parse::{parse_failures, parse_inputs, Parsed};
 
 /// One input as read by the CLI: a display name, its bytes and, for a file, how to read its
 /// text again after the text is released.

@@ -6,7 +6,7 @@
 //! the number of jobs.
 
 use super::{add_text_input, Input, Settings};
-use crate::error::{Result, Warning};
+use crate::error::{Error, Result, Warning};
 use crate::value::{SourceId, SourceMap};
 
 /// One input, parsed (or its parse error).
@@ -74,4 +74,29 @@ where
     }
     out.extend(stop.map(Err));
     out
+}
+
+/// Several inputs that do not parse are reported together (issue 16): the first error — the
+/// one a run that stops at it gives — with each later one after it, then a count. `None` when
+/// at most one input failed (the caller's loop reports it where it meets it). Every input is
+/// parsed whatever `--jobs` says, so the report does not depend on it.
+pub fn parse_failures<T>(parsed: &[Result<Parsed<T>>]) -> Option<Error> {
+    let mut errors = parsed.iter().filter_map(|r| match r {
+        Err(e) => Some(e),
+        Ok(p) => p.value.as_ref().err(),
+    });
+    let first = errors.next()?;
+    let rest: Vec<&Error> = errors.collect();
+    if rest.is_empty() {
+        return None;
+    }
+    let count = rest.len() + 1;
+    let mut all = first.clone();
+    for e in rest {
+        all = all.also(e.clone());
+    }
+    Some(all.also(Error::new(
+        first.kind,
+        format!("{count} inputs have errors (each is shown above); nothing was rendered"),
+    )))
 }

@@ -370,3 +370,27 @@ fn argument_mistakes_get_hints() {
         "put it before the options or after '--': strata lookup Network --layer FILE..."
     ));
 }
+
+/// Issue 16: several inputs that do not parse are reported together, in input order, then a
+/// count; the same with one job or four (every input is parsed either way).
+#[test]
+fn every_input_that_does_not_parse_is_reported_then_a_count() {
+    let run = strata(&[
+        "merge",
+        "bad/truncated.yaml",
+        "bad/tab-indent.yaml",
+        "bad/unclosed-quote.yaml",
+    ]);
+    let err = run.fails(1);
+    let at = |what: &str| err.find(what).unwrap_or_else(|| panic!("{what} in {err}"));
+    assert!(at("--> bad/truncated.yaml") < at("--> bad/tab-indent.yaml"));
+    assert!(at("--> bad/tab-indent.yaml") < at("--> bad/unclosed-quote.yaml"));
+    assert!(
+        err.trim_end()
+            .ends_with("error: 3 inputs have errors (each is shown above); nothing was rendered"),
+        "{err}"
+    );
+    // One bad input among good ones: its error alone, as before.
+    let one = strata(&["merge", "merge/base.yaml", "bad/truncated.yaml"]);
+    assert!(!one.fails(1).contains("inputs have errors"));
+}

@@ -32,6 +32,9 @@ pub fn documents(
     let parsed = parse_inputs(texts, sources, settings, |_, text, id, warnings| {
         yaml::load_stream(text, id, &settings.load, warnings)
     });
+    if let Some(all) = crate::frontend::parse_failures(&parsed) {
+        return Err(all);
+    }
     let mut docs = Vec::new();
     for loaded in parsed {
         let loaded = loaded?;

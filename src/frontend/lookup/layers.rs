@@ -74,6 +74,9 @@ pub fn prepare(
     let parsed = parse_inputs(layers, sources, settings, |name, text, id, warnings| {
         load::load_document(text, id, load::is_json_name(name), &settings.load, warnings)
     });
+    if let Some(all) = crate::frontend::parse_failures(&parsed) {
+        return Err(all);
+    }
     let mut docs = Vec::with_capacity(parsed.len());
     for loaded in parsed {
         let loaded = loaded?;

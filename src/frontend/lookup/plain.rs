@@ -64,6 +64,9 @@ pub fn merge_with_rules(
             yaml::load_stream(text, id, &settings.load, warnings)
         }
     });
+    if let Some(all) = crate::frontend::parse_failures(&parsed) {
+        return Err(all);
+    }
     for loaded in parsed {
         let loaded = loaded?;
         warnings.extend(loaded.warnings);
