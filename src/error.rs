@@ -260,6 +260,9 @@ fn snippet(out: &mut String, span: Span, loc: &crate::value::Location<'_>, sourc
     if skipped {
         shown.insert(0, '…');
     }
+    // A text indented in its file (a literal block's content) is shown as the file shows it.
+    let indent = if skipped { 0 } else { src.indent() };
+    shown.insert_str(0, &" ".repeat(indent));
     if rest.chars().nth(120).is_some() {
         shown.push('…');
     }
@@ -277,8 +280,8 @@ fn snippet(out: &mut String, span: Span, loc: &crate::value::Location<'_>, sourc
         })
         .unwrap_or(1)
         .clamp(1, 60);
-    let col =
-        (line[from..at].chars().count() + 1 + usize::from(skipped)).min(shown.chars().count() + 1);
+    let col = (line[from..at].chars().count() + 1 + usize::from(skipped) + indent)
+        .min(shown.chars().count() + 1);
     let _ = writeln!(
         out,
         "{pad} | {}{}",

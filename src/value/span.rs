@@ -83,6 +83,9 @@ pub struct Source {
     /// `name` from the start of a line (a MIME part's body): positions are shown as in the
     /// file, which is what an editor shows.
     lines_before: usize,
+    /// Columns before every line of the text in that file (a literal block scalar's
+    /// indentation: its lines stand in the file after that many spaces).
+    cols_before: usize,
 }
 
 const CHAR_MARK: usize = 4096;
@@ -97,6 +100,11 @@ impl Source {
                 .filter(|t| t.len() == self.len)
                 .unwrap_or_default()
         })
+    }
+
+    /// Columns of indentation before each of its lines in the file that holds it.
+    pub fn indent(&self) -> usize {
+        self.cols_before
     }
 
     /// Whether the text is there (or could be read again): positions in it can be shown.
@@ -230,22 +238,24 @@ impl SourceMap {
             line_starts: OnceLock::new(),
             char_marks: OnceLock::new(),
             lines_before: 0,
+            cols_before: 0,
         });
         base
     }
 
-    /// Adds a text that stands byte for byte in the file `name`, from the start of the line
-    /// after `lines_before` lines (a MIME part's body): its positions are shown as lines of
-    /// that file.
+    /// Adds a text that stands in the file `name` after `lines_before` lines, each of its
+    /// lines after `cols_before` columns of indentation (a MIME part's body: 0; a literal
+    /// block scalar's content: its indentation): its positions are shown as the file's.
     pub fn add_within(
         &mut self,
         name: impl Into<String>,
         text: String,
-        lines_before: usize,
+        (lines_before, cols_before): (usize, usize),
     ) -> SourceId {
         let id = self.add(name, text);
         if let Some(src) = self.sources.last_mut() {
             src.lines_before = lines_before;
+            src.cols_before = cols_before;
         }
         id
     }
@@ -254,7 +264,7 @@ impl SourceMap {
     pub fn line_col_of(&self, id: SourceId, offset: usize) -> Option<(usize, usize)> {
         let src = self.get(id)?;
         let (line, col) = src.line_col(clamp(offset));
-        Some((line + src.lines_before, col))
+        Some((line + src.lines_before, col + src.cols_before))
     }
 
     /// Drops a source's text if it can be read again (its values are built; messages that
@@ -342,7 +352,7 @@ impl SourceMap {
         Some(Location {
             file: &src.name,
             line: line + src.lines_before,
-            column,
+            column: column + src.cols_before,
         })
     }
 

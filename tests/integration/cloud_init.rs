@@ -314,3 +314,40 @@ fn mime_positions_are_the_files_own_unless_the_part_was_decoded() {
         "{text}"
     );
 }
+
+/// Issue 16: an archive entry written as a literal block is positioned in the file (its lines
+/// after the block's indentation); a quoted entry keeps entry-relative positions.
+#[test]
+fn archive_literal_blocks_are_positioned_in_the_file() {
+    let run = strata(&[
+        "cloud-init",
+        "--explain",
+        "cloud-init/archive/user-data.yaml",
+    ]);
+    let out = run.ok();
+    assert!(
+        out.contains("- nginx            # cloud-init/archive/user-data.yaml:4:16 "),
+        "{out}"
+    );
+    assert!(
+        out.contains("- jq               # cloud-init/archive/user-data.yaml, entry 3:3:12 "),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("a.yaml"),
+        "#cloud-config-archive\n- type: text/cloud-config\n  content: |\n    #cloud-config\n    packages: [a\n",
+    )
+    .expect("write");
+    let out = crate::util::command()
+        .current_dir(dir.path())
+        .args(["cloud-init", "a.yaml"])
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning: a.yaml:5:15:"), "{err}");
+    assert!(
+        err.contains("5 |     packages: [a\n  |               ^"),
+        "the file's line and caret: {err}"
+    );
+}

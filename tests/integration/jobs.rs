@@ -89,7 +89,10 @@ fn a_later_input_that_is_not_text_does_not_hide_an_earlier_parse_error() {
             // The first error is truncated.yaml's; the later input's follows it (every input
             // that fails is reported, issue 16).
             let first = err.find(later).unwrap_or(err.len());
-            assert!(err[..first].contains("bad/truncated.yaml:"), "{later}: {err}");
+            assert!(
+                err[..first].contains("bad/truncated.yaml:"),
+                "{later}: {err}"
+            );
         }
     }
 }

@@ -89,9 +89,10 @@ struct Leaf {
     body: Vec<u8>,
     /// Where to point diagnostics about the whole leaf.
     at: Span,
-    /// The file the body stands in byte for byte, and the lines before it there (a MIME part
-    /// without transfer encoding): its positions are then the file's own.
-    within: Option<(String, usize)>,
+    /// The file the body stands in, the lines before it there and the indentation of its
+    /// lines (a MIME part without transfer encoding: 0; an archive entry's literal block:
+    /// the block's indentation): its positions are then the file's own.
+    within: Option<(String, usize, usize)>,
 }
 
 /// Expands every input into cloud-config parts, in order.
@@ -171,7 +172,7 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
                 .filter(|_| !gzipped)
                 .and_then(|at| sources.line_col_of(id, at))
                 .filter(|&(_, col)| col == 1)
-                .map(|(line, _)| (name.clone(), line - 1));
+                .map(|(line, _)| (name.clone(), line - 1, 0));
             let label = match p.encoding {
                 Some(e) => format!("{name}, part {} ({e}-decoded)", i + 1),
                 None => format!("{name}, part {}", i + 1),
@@ -279,7 +280,7 @@ fn route(
                 PartKind::JsonPatch
             };
             let source = match leaf.within {
-                Some((file, before)) => sources.add_within(file, text, before),
+                Some((file, before, indent)) => sources.add_within(file, text, (before, indent)),
                 None => sources.add(leaf.label, text),
             };
             out.push(Part {
@@ -334,6 +335,50 @@ fn route(
     Ok(())
 }
 
+/// Where an archive entry's `content` stands in the file when it is a literal block scalar
+/// (`|`, `|-`, `|+`) whose lines are the file's lines after the block's indentation: the file,
+/// the lines before the content and that indentation. `None` for any other spelling (a quoted
+/// or folded string is not the file's text).
+fn literal_block(
+    sources: &SourceMap,
+    id: crate::value::SourceId,
+    span: Span,
+    content: &str,
+) -> Option<(String, usize, usize)> {
+    let (src, start, _) = sources.source_of(span)?;
+    let text = src.text();
+    let rest = text.get(start..)?;
+    let (header, body) = rest.split_once('\n')?;
+    if !matches!(header.trim_end(), "|" | "|-" | "|+") {
+        return None;
+    }
+    let indent = body.lines().find(|l| !l.trim().is_empty())?;
+    let indent = indent.len() - indent.trim_start_matches(' ').len();
+    if indent == 0 {
+        return None;
+    }
+    let pad = " ".repeat(indent);
+    let mut lines = Vec::new();
+    for line in body.lines() {
+        match line.strip_prefix(&pad) {
+            Some(l) => lines.push(l),
+            None if line.trim().is_empty() => lines.push(""),
+            None => break,
+        }
+    }
+    let ours = lines.join("\n");
+    if ours.trim_end_matches('\n') != content.trim_end_matches('\n') {
+        return None;
+    }
+    let body_at = start + header.len() + 1;
+    let (line, _) = sources.line_col_of(id, body_at)?;
+    Some((
+        sources.name(id).to_string(),
+        line - 1,
+        indent + src.indent(),
+    ))
+}
+
 const ARCHIVE_RESERVED: [&str; 7] = [
     "content",
     "filename",
@@ -352,7 +397,10 @@ fn explode_archive(
     warnings: &mut Vec<Warning>,
     out: &mut Vec<Part>,
 ) -> Result<()> {
-    let id = sources.add(leaf.label.clone(), text);
+    let id = match &leaf.within {
+        Some((file, before, indent)) => sources.add_within(file.clone(), text, (*before, *indent)),
+        None => sources.add(leaf.label.clone(), text),
+    };
     let doc = match load::yaml::load_single(sources.text(id), id, &settings.load, warnings) {
         Ok(d) => d,
         Err(e) => {
@@ -382,14 +430,19 @@ fn explode_archive(
     };
     for (j, entry) in entries.iter().enumerate() {
         let label = format!("{}, entry {}", leaf.label, j + 1);
+        let mut within = None;
         let (content, ctype, headers) = match &entry.kind {
             Kind::Str(s) => (s.to_string(), None, Vec::new()),
             Kind::Map(m) => {
                 let content = match entry.get("content") {
                     None => String::new(),
                     Some(Node {
-                        kind: Kind::Str(s), ..
-                    }) => s.to_string(),
+                        kind: Kind::Str(s),
+                        span,
+                    }) => {
+                        within = literal_block(sources, id, *span, s);
+                        s.to_string()
+                    }
                     Some(other) => {
                         warnings.push(Warning::new(
                             format!("{label}: 'content' must be a string: entry skipped"),
@@ -436,7 +489,7 @@ fn explode_archive(
             headers,
             body: Vec::new(),
             at: entry.span,
-            within: None,
+            within,
         };
         match ctype.as_str() {
             "text/cloud-config" | "text/cloud-config-jsonp" | "text/jinja2" => {
