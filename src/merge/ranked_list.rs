@@ -61,15 +61,16 @@ pub(super) fn base_array(
     }
     let mut out: Vec<Node> = Vec::with_capacity(r_items.len() + d_items.len());
     let mut seen = Chain::with_capacity(if unique { out.capacity() } else { 0 });
-    for (from_d, item) in r_items
+    // A knocked-out item is named by its place in the less specific list it was in (it has
+    // none in the result).
+    for (from_d, j, item) in r_items
         .into_iter()
-        .map(|i| (false, i))
-        .chain(d_items.into_iter().map(|i| (true, i)))
+        .map(|i| (false, 0, i))
+        .chain(d_items.into_iter().enumerate().map(|(j, i)| (true, j, i)))
     {
         if from_d {
             if let Some(marker) = item.as_str().and_then(|t| knocks.get(t)) {
-                let at = out.len();
-                at_index(eng, at, |e| {
+                at_index(eng, j, |e| {
                     e.record(
                         Outcome::Deleted,
                         knockout_rule(s),
@@ -274,13 +275,15 @@ pub(super) fn merge_by_keys(
         let h = tuple_hash(item, &keys, fold);
         if let Some(h) = h {
             if let Some((marker, mspan)) = knocked(item, h, &targets, &knock_chain, &keys, fold) {
-                eng.record(
-                    Outcome::Deleted,
-                    knockout_rule(s),
-                    *mspan,
-                    &[item],
-                    &[marker],
-                );
+                at_index(eng, j, |e| {
+                    e.record(
+                        Outcome::Deleted,
+                        knockout_rule(s),
+                        *mspan,
+                        &[item],
+                        &[marker],
+                    )
+                });
                 if let Some(g) = gone.get_mut(j) {
                     *g = true;
                 }
