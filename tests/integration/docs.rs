@@ -142,6 +142,7 @@ fn help_and_readme_examples_run() {
         "deckhand",
         "ardana",
         "merge",
+        "diff",
     ] {
         let out = std::process::Command::new(&bin)
             .args([sub, "--help"])

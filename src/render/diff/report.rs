@@ -24,9 +24,13 @@ fn mark(kind: Kind) -> (&'static str, &'static str) {
 /// The path as a reader looks for it: in a stream, the document's title and the pointer
 /// inside the document.
 fn shown_path(c: &Change) -> String {
-    match &c.document {
+    path_text(c.document.as_deref(), &c.path.0)
+}
+
+fn path_text(document: Option<&str>, segs: &[Seg]) -> String {
+    match document {
         Some(title) => {
-            let inner = Path(c.path.0.iter().skip(1).cloned().collect());
+            let inner = Path(segs.iter().skip(1).cloned().collect());
             format!(
                 "{title}: {}",
                 if inner.0.is_empty() {
@@ -36,8 +40,8 @@ fn shown_path(c: &Change) -> String {
                 }
             )
         }
-        None if c.path.0.is_empty() => "/".into(),
-        None => c.path.to_string(),
+        None if segs.is_empty() => "/".into(),
+        None => Path(segs.to_vec()).to_string(),
     }
 }
 
@@ -78,13 +82,15 @@ fn describe(p: &Provenance) -> String {
     out
 }
 
-fn header(c: &Change) -> String {
+/// A group's cause: its `file:line` and what that line is, when it is not the value's.
+fn header(c: &Change) -> (String, &'static str) {
     let cause = &c.cause;
+    let at = format!("{}:{}", cause.file, cause.line);
     match cause.by {
-        CauseKind::Value => format!("{}:{}", cause.file, cause.line),
-        CauseKind::Rule => format!("{}:{} (rule)", cause.file, cause.line),
-        CauseKind::Gone => format!("{}:{} (base; its value is gone)", cause.file, cause.line),
-        CauseKind::Unknown => "(no input line)".into(),
+        CauseKind::Value => (at, ""),
+        CauseKind::Rule => (at, " (rule)"),
+        CauseKind::Gone => (at, " (base; its value is gone)"),
+        CauseKind::Unknown => ("(no input line)".into(), ""),
     }
 }
 
@@ -101,7 +107,7 @@ pub fn write_human(changes: &[Change], colour: bool, out: &mut dyn Write) -> std
             text.to_string()
         }
     };
-    let mut groups: Vec<(String, Vec<&Change>)> = Vec::new();
+    let mut groups: Vec<((String, &str), Vec<&Change>)> = Vec::new();
     let mut moved = Vec::new();
     for c in changes {
         if c.kind == Kind::Moved {
@@ -115,9 +121,13 @@ pub fn write_human(changes: &[Change], colour: bool, out: &mut dyn Write) -> std
         }
     }
     let mut text = String::new();
-    for (h, list) in &groups {
+    for ((at, what), list) in &groups {
         let n = plural(list.len(), "change", "changes");
-        let _ = writeln!(text, "{} → {n} in the output", paint(BOLD, h));
+        let under = match common_path(list) {
+            Some(p) => format!(" `{p}`"),
+            None => String::new(),
+        };
+        let _ = writeln!(text, "{}{under}{what} → {n} in the output", paint(BOLD, at));
         for c in list {
             line_into(&mut text, c, &paint);
         }
@@ -139,6 +149,29 @@ pub fn write_human(changes: &[Change], colour: bool, out: &mut dyn Write) -> std
         let _ = writeln!(text, "{ch} changed, {add} added, {rm} removed, {mv} moved");
     }
     out.write_all(text.as_bytes())
+}
+
+/// Where a group's changes are: the longest path all of them lie under, as the report shows
+/// paths (`None` when that is the whole document).
+fn common_path(list: &[&Change]) -> Option<String> {
+    let first = list.first()?;
+    let mut len = first.path.0.len();
+    for c in list {
+        if c.document != first.document {
+            return None;
+        }
+        len = len.min(
+            first
+                .path
+                .0
+                .iter()
+                .zip(&c.path.0)
+                .take_while(|(a, b)| a == b)
+                .count(),
+        );
+    }
+    let shown = path_text(first.document.as_deref(), &first.path.0[..len]);
+    (shown != "/").then_some(shown)
 }
 
 fn line_into(text: &mut String, c: &Change, paint: &dyn Fn(&str, &str) -> String) {
