@@ -11,7 +11,7 @@
 use super::files::{io_error, read_one};
 use crate::error::{Error, ErrorKind};
 use crate::frontend::Input;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Component, Path as FsPath, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -95,7 +95,8 @@ pub(super) struct GitTree {
     cwd: PathBuf,
     /// Blob id of every file at the revision, by path from the top.
     blobs: FxHashMap<String, String>,
-    folders: FxHashSet<String>,
+    /// Every folder's entries (name, is a folder), by path from the top (`""`: the top).
+    folders: FxHashMap<String, Vec<(String, bool)>>,
     cat: Option<Cat>,
     /// The names read as absent.
     missing: Vec<String>,
@@ -167,8 +168,8 @@ impl GitTree {
             )
         })?;
         let mut blobs = FxHashMap::default();
-        let mut folders = FxHashSet::default();
-        folders.insert(String::new());
+        let mut folders = FxHashMap::default();
+        folders.insert(String::new(), Vec::new());
         for entry in listing.split(|&b| b == 0).filter(|e| !e.is_empty()) {
             let entry = String::from_utf8_lossy(entry);
             let Some((meta, path)) = entry.split_once('\t') else {
@@ -183,11 +184,7 @@ impl GitTree {
             if kind != "blob" {
                 continue;
             }
-            let mut at = path;
-            while let Some((parent, _)) = at.rsplit_once('/') {
-                folders.insert(parent.to_string());
-                at = parent;
-            }
+            enter(&mut folders, path, false);
             blobs.insert(path.to_string(), oid.to_string());
         }
         let canonical = |p: PathBuf| std::fs::canonicalize(&p).unwrap_or(p);
@@ -311,32 +308,34 @@ impl Tree for GitTree {
         let at = self.inside(path)?;
         if self.blobs.contains_key(&at) {
             Some(false)
-        } else if self.folders.contains(&at) {
+        } else if self.folders.contains_key(&at) {
             Some(true)
         } else {
             None
         }
     }
     fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)> {
-        let Some(at) = self.inside(dir) else {
-            return Vec::new();
-        };
-        let prefix = if at.is_empty() { at } else { format!("{at}/") };
-        let mut seen = FxHashSet::default();
-        let mut out = Vec::new();
-        for path in self.blobs.keys() {
-            let Some(rest) = path.strip_prefix(&prefix) else {
-                continue;
-            };
-            let (name, is_dir) = match rest.split_once('/') {
-                Some((d, _)) => (d, true),
-                None => (rest, false),
-            };
-            if seen.insert(name.to_string()) {
-                out.push((name.to_string(), is_dir));
-            }
+        self.inside(dir)
+            .and_then(|at| self.folders.get(&at).cloned())
+            .unwrap_or_default()
+    }
+}
+
+/// Enters a path of the revision into its folder's entries, and each folder above it that is
+/// new into its own folder's.
+fn enter(folders: &mut FxHashMap<String, Vec<(String, bool)>>, path: &str, is_dir: bool) {
+    if is_dir {
+        if folders.contains_key(path) {
+            return;
         }
-        out
+        folders.insert(path.to_string(), Vec::new());
+    }
+    let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
+    if !folders.contains_key(parent) {
+        enter(folders, parent, true);
+    }
+    if let Some(entries) = folders.get_mut(parent) {
+        entries.push((name.to_string(), is_dir));
     }
 }
 
@@ -401,13 +400,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn folders_list_their_files_and_folders_once() {
+        let mut folders = FxHashMap::default();
+        folders.insert(String::new(), Vec::new());
+        for p in ["a.yaml", "site/x.yaml", "site/deep/y.yaml", "site/z.yaml"] {
+            enter(&mut folders, p, false);
+        }
+        let mut top = folders[""].clone();
+        top.sort();
+        assert_eq!(top, [("a.yaml".into(), false), ("site".into(), true)]);
+        let mut site = folders["site"].clone();
+        site.sort();
+        assert_eq!(
+            site,
+            [
+                ("deep".into(), true),
+                ("x.yaml".into(), false),
+                ("z.yaml".into(), false)
+            ]
+        );
+        assert_eq!(folders["site/deep"], [("y.yaml".to_string(), false)]);
+    }
+
+    #[test]
     fn a_path_is_placed_inside_the_repository_lexically() {
         let tree = GitTree {
             rev: "HEAD".into(),
             top: PathBuf::from("/repo"),
             cwd: PathBuf::from("/repo/sub"),
             blobs: FxHashMap::default(),
-            folders: FxHashSet::default(),
+            folders: FxHashMap::default(),
             cat: None,
             missing: Vec::new(),
         };

@@ -118,48 +118,56 @@ impl<'a> Walk<'a> {
         let docs = |side: &'a Side<'a>| -> &'a [StreamDoc] {
             side.rendered.stream.as_ref().map_or(&[], |s| &s.docs[..])
         };
-        let (od, nd) = (docs(self.base), docs(self.head));
-        let title = |docs: &[StreamDoc], i: usize, n: &Node| {
-            docs.get(i).map(|d| d.title.clone()).or_else(|| title_of(n))
+        let titles = |docs: &[StreamDoc], items: &[Node]| -> Vec<Option<String>> {
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, n)| docs.get(i).map(|d| d.title.clone()).or_else(|| title_of(n)))
+                .collect()
         };
+        let (od, nd) = (docs(self.base), docs(self.head));
+        let (ot, nt) = (titles(od, old), titles(nd, new));
         let pairs = self.pair(old, new, Some(By::Document));
+        self.items(
+            old,
+            new,
+            pairs,
+            path,
+            Around::Docs(od, &ot),
+            Around::Docs(nd, &nt),
+        );
+    }
+
+    /// The items of two lists, paired: each pair compared, each item without a partner added
+    /// or removed.
+    fn items(
+        &mut self,
+        old: &'a [Node],
+        new: &'a [Node],
+        pairs: Vec<Pair>,
+        path: &mut Path,
+        o: Around<'_, 'a>,
+        n: Around<'_, 'a>,
+    ) {
         for p in pairs {
             match p {
                 Pair::Both(i, j) => {
                     path.push_index(j);
-                    let oc = Cx {
-                        step: None,
-                        scope: od.get(i),
-                    };
-                    let nc = Cx {
-                        step: None,
-                        scope: nd.get(j),
-                    };
-                    let t = title(nd, j, &new[j]);
-                    self.node(&old[i], &new[j], path, oc, nc, t.as_deref());
-                    path.pop();
+                    let ((oc, _), (nc, doc)) = (o.at(i), n.at(j));
+                    self.node(&old[i], &new[j], path, oc, nc, doc);
                 }
                 Pair::Added(j) => {
                     path.push_index(j);
-                    let cx = Cx {
-                        step: None,
-                        scope: nd.get(j),
-                    };
-                    let t = title(nd, j, &new[j]);
-                    self.added(&new[j], path, cx, Cx::default(), t);
-                    path.pop();
+                    let (nc, doc) = n.at(j);
+                    self.added(&new[j], path, nc, o.container(), doc);
                 }
                 Pair::Removed(i) => {
                     path.push_index(i);
-                    let cx = Cx {
-                        step: None,
-                        scope: od.get(i),
-                    };
-                    let t = title(od, i, &old[i]);
-                    self.removed(&old[i], path, cx, Cx::default(), t);
-                    path.pop();
+                    let (oc, doc) = o.at(i);
+                    self.removed(&old[i], path, oc, n.container(), doc);
                 }
             }
+            path.pop();
         }
     }
 
@@ -237,38 +245,22 @@ impl<'a> Walk<'a> {
                     path.push_key(&key_cow(&k.0));
                     match om.get(k) {
                         Some(o) => self.node(o, v, path, oc, nc, doc),
-                        None => self.added(v, path, nc, oc, doc.map(str::to_string)),
+                        None => self.added(v, path, nc, oc, doc),
                     }
                     path.pop();
                 }
                 for (k, v) in om.iter() {
                     if !nm.contains_key(k) {
                         path.push_key(&key_cow(&k.0));
-                        self.removed(v, path, oc, nc, doc.map(str::to_string));
+                        self.removed(v, path, oc, nc, doc);
                         path.pop();
                     }
                 }
             }
             (K::List(ol), K::List(nl)) if !ol.is_empty() || !nl.is_empty() => {
-                for p in self.pair(ol, nl, None) {
-                    match p {
-                        Pair::Both(i, j) => {
-                            path.push_index(j);
-                            self.node(&ol[i], &nl[j], path, oc, nc, doc);
-                            path.pop();
-                        }
-                        Pair::Added(j) => {
-                            path.push_index(j);
-                            self.added(&nl[j], path, nc, oc, doc.map(str::to_string));
-                            path.pop();
-                        }
-                        Pair::Removed(i) => {
-                            path.push_index(i);
-                            self.removed(&ol[i], path, oc, nc, doc.map(str::to_string));
-                            path.pop();
-                        }
-                    }
-                }
+                let pairs = self.pair(ol, nl, None);
+                let (o, n) = (Around::List(oc, doc), Around::List(nc, doc));
+                self.items(ol, nl, pairs, path, o, n);
             }
             _ if old == new => {
                 if !self.moved(old.span, new.span) {
@@ -311,7 +303,7 @@ impl<'a> Walk<'a> {
     }
 
     /// A value the head has and the base has not; `oc` is the base's container around it.
-    fn added(&mut self, new: &'a Node, path: &Path, nc: Cx<'a>, oc: Cx<'a>, doc: Option<String>) {
+    fn added(&mut self, new: &'a Node, path: &Path, nc: Cx<'a>, oc: Cx<'a>, doc: Option<&str>) {
         let nc = Cx {
             step: step_of(
                 self.head_trace,
@@ -328,7 +320,7 @@ impl<'a> Walk<'a> {
         self.push(
             Kind::Added,
             path,
-            doc.as_deref(),
+            doc,
             None,
             Some(new),
             None,
@@ -338,7 +330,7 @@ impl<'a> Walk<'a> {
     }
 
     /// A value the base has and the head has not; `nc` is the head's container around it.
-    fn removed(&mut self, old: &'a Node, path: &Path, oc: Cx<'a>, nc: Cx<'a>, doc: Option<String>) {
+    fn removed(&mut self, old: &'a Node, path: &Path, oc: Cx<'a>, nc: Cx<'a>, doc: Option<&str>) {
         let oc = Cx {
             step: step_of(self.base_trace, old.span, oc.scope, None).or(oc.step),
             scope: oc.scope,
@@ -358,7 +350,7 @@ impl<'a> Walk<'a> {
         self.push(
             Kind::Removed,
             path,
-            doc.as_deref(),
+            doc,
             Some(old),
             None,
             Some(bp),
@@ -416,6 +408,39 @@ enum Pair {
     Both(usize, usize),
     Added(usize),
     Removed(usize),
+}
+
+/// What the items of a list inherit on one side.
+#[derive(Clone, Copy)]
+enum Around<'x, 'a> {
+    /// Items of a list: the list's context, and the document it is in.
+    List(Cx<'a>, Option<&'x str>),
+    /// A stream's documents: each its own scope and title.
+    Docs(&'a [StreamDoc], &'x [Option<String>]),
+}
+
+impl<'x, 'a> Around<'x, 'a> {
+    /// Item `i`'s context and document.
+    fn at(self, i: usize) -> (Cx<'a>, Option<&'x str>) {
+        match self {
+            Around::List(cx, doc) => (cx, doc),
+            Around::Docs(docs, titles) => (
+                Cx {
+                    step: None,
+                    scope: docs.get(i),
+                },
+                titles.get(i).and_then(Option::as_deref),
+            ),
+        }
+    }
+
+    /// The context of the list itself (a stream's root has none).
+    fn container(self) -> Cx<'a> {
+        match self {
+            Around::List(cx, _) => cx,
+            Around::Docs(..) => Cx::default(),
+        }
+    }
 }
 
 /// Items `old_at..+old_len` and `new_at..+new_len` paired by position, the rest added or

@@ -264,7 +264,8 @@ fn merged_via(parent: Span, child: Span, sources: &SourceMap) -> Option<Span> {
         };
         // `<<: *a` or `<<: [*a, *b]`: every alias up to the end of the line.
         let line = rest.split('\n').next().unwrap_or("");
-        let line_at = start + at + 2 + (own[at + 2..].len() - rest.len()) + 1;
+        // Where `line` starts in the source's text.
+        let line_at = start + own.len() - rest.len();
         for (i, _) in line.match_indices('*') {
             let name: &str = line[i + 1..]
                 .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
@@ -273,7 +274,7 @@ fn merged_via(parent: Span, child: Span, sources: &SourceMap) -> Option<Span> {
             if name.is_empty() {
                 continue;
             }
-            let alias_at = line_at - 1 + i;
+            let alias_at = line_at + i;
             let anchor = text.get(..alias_at)?.rfind(&format!("&{name}"));
             if let Some(a) = anchor.filter(|&a| a <= child_at) {
                 if best.is_none_or(|(b, _)| a > b) {
