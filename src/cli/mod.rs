@@ -7,6 +7,7 @@ use crate::frontend::{self, Input, Settings};
 use crate::load::YamlVersion;
 use crate::render::{self, Format};
 use crate::rendered::Rendered;
+use crate::value::style::StyleSink;
 use crate::value::{Path, SourceMap};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -245,8 +246,8 @@ struct Common {
     /// Threads that parse the inputs [default: the cores available]; 1 = one after another.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
-    /// YAML output without the inputs' comments. strata does not carry the inputs' comments
-    /// into its output yet, so this is the output of every run today; scripts can pin it.
+    /// YAML output without the inputs' comments and spellings: every value written afresh in
+    /// strata's canonical form (docs/comments.md).
     #[arg(long)]
     no_comments: bool,
     /// Colour messages on stderr: auto (on a terminal, unless NO_COLOR is set), always, never.
@@ -508,12 +509,15 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
         }
     }
     let common = command.common();
-    let settings = settings_of(common);
+    let mut settings = settings_of(common);
     let format = match common.output {
         Some(OutputArg::Yaml) => Format::Yaml,
         Some(OutputArg::Json) => Format::Json,
         None => command.default_format(),
     };
+    // YAML output keeps the inputs' comments and spellings (docs/comments.md).
+    let styles = (format == Format::Yaml && !common.no_comments).then(StyleSink::default);
+    settings.load.styles = styles.clone();
     if common.explain.as_deref() == Some("") {
         if let Some(p) = inputs_of(&command)
             .iter()
@@ -537,6 +541,13 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     let out = common.out.clone().filter(|p| p.as_os_str() != "-");
     let strict = common.strict;
     let mut rendered = dispatch(command, sources, &settings, &mut Disk::strict())?;
+    let styles = styles.map(|s| {
+        let mut book = s.book();
+        if let Some(h) = rendered.header {
+            book.forget(h);
+        }
+        book
+    });
     if format == Format::Json {
         // Binary data and sets have no JSON type: say what they become.
         let notes = render::json::lossy(&rendered.doc);
@@ -548,11 +559,18 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
         Format::Yaml => {
             let mut emit = |w: &mut dyn Write| {
                 if settings.explain {
-                    render::explain::write_yaml(&rendered, sources, focus.as_ref(), w)
+                    render::explain::write_yaml(
+                        &rendered,
+                        sources,
+                        focus.as_ref(),
+                        styles.as_ref(),
+                        w,
+                    )
                 } else if rendered.stream.is_some() {
-                    render::yaml::write_stream(rendered.doc.as_list().unwrap_or_default(), w)
+                    let docs = rendered.doc.as_list().unwrap_or_default();
+                    render::yaml::write_stream(docs, styles.as_ref(), w)
                 } else {
-                    render::yaml::write(&rendered.doc, rendered.header, w)
+                    render::yaml::write(&rendered.doc, rendered.header, styles.as_ref(), w)
                 }
             };
             match out {

@@ -2,6 +2,7 @@
 //! (strict JSON with positions), `mime` (multipart user-data), plus the checks and limits every
 //! loader shares. Loaders never touch files: callers hand them text already in the `SourceMap`.
 
+pub mod canon;
 pub mod json;
 pub mod mime;
 pub mod resolve;
@@ -35,6 +36,9 @@ pub struct LoadOptions {
     /// Bytes of text below which parsing stays on one thread (`par::SMALL`; a stream is cut
     /// into pieces of at least four times this).
     pub parallel_min: usize,
+    /// Where to record what people wrote besides the values (comments, spellings) for the
+    /// YAML writer; `None`: not recorded (JSON output, `--no-comments`, no output at all).
+    pub styles: Option<crate::value::style::StyleSink>,
 }
 
 impl LoadOptions {
@@ -56,6 +60,7 @@ impl Default for LoadOptions {
             timestamps_as_text: false,
             jobs: 1,
             parallel_min: crate::par::SMALL,
+            styles: None,
         }
     }
 }

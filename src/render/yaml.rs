@@ -8,7 +8,9 @@ use super::yaml_scalar::{
     write_key,
 };
 pub use super::yaml_scalar::{float_text, scalar_string};
+use crate::value::style::{Form, Spelling, StyleBook};
 use crate::value::{base64, Key, Kind, Node};
+use std::collections::HashSet;
 
 /// Comments for [`write_annotated`]. The writer says where it is in the tree (`enter` /
 /// `leave` around every node, in document order) and, at the end of each line, asks about the
@@ -36,14 +38,26 @@ pub enum Place<'n> {
 
 /// Renders a document. `header` (e.g. `#cloud-config`) goes on the first line.
 pub fn to_string(doc: &Node, header: Option<&str>) -> String {
+    to_string_styled(doc, header, None)
+}
+
+/// `to_string`, writing what people wrote (`styles`) where the values are theirs.
+pub fn to_string_styled(doc: &Node, header: Option<&str>, styles: Option<&StyleBook>) -> String {
     let mut w = Writer::new(None, None);
+    w.set_styles(styles);
     w.document(doc, header);
     w.out
 }
 
-/// Renders a stream of documents into `sink` as it goes: `---` before each document.
-pub fn write_stream(docs: &[Node], sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+/// Renders a stream of documents into `sink` as it goes: `---` before each document. With
+/// `styles`, scalars keep their spelling and values their comments (docs/comments.md).
+pub fn write_stream(
+    docs: &[Node],
+    styles: Option<&StyleBook>,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let mut w = Writer::new(None, Some(sink));
+    w.set_styles(styles);
     w.stream(docs);
     w.finish()
 }
@@ -56,13 +70,16 @@ pub fn stream_to_string(docs: &[Node]) -> String {
 }
 
 /// Renders a document into `sink` as it goes, a block of lines at a time, so the output is
-/// never held whole in memory. Stops writing at the first error and returns it.
+/// never held whole in memory. Stops writing at the first error and returns it. With
+/// `styles`, scalars keep their spelling and values their comments (docs/comments.md).
 pub fn write(
     doc: &Node,
     header: Option<&str>,
+    styles: Option<&StyleBook>,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let mut w = Writer::new(None, Some(sink));
+    w.set_styles(styles);
     w.document(doc, header);
     w.finish()
 }
@@ -72,10 +89,12 @@ pub fn write(
 /// start within `limit` characters (longer lines get theirs two spaces after them). Two passes:
 /// the first only measures the commented lines, the second writes into `sink` as it goes.
 /// With `stream`, `doc` is a list whose items are written as the documents of a stream.
+#[allow(clippy::too_many_arguments)]
 pub fn write_annotated(
     doc: &Node,
     header: Option<&str>,
     stream: bool,
+    styles: Option<&StyleBook>,
     annotator: &mut dyn Annotator,
     limit: usize,
     sink: &mut dyn std::io::Write,
@@ -84,6 +103,7 @@ pub fn write_annotated(
     // The measuring pass only needs each line's length: its text goes to a sink that drops it.
     let mut discard = std::io::sink();
     let mut measure = Writer::new(Some(&mut *annotator), Some(&mut discard));
+    measure.set_styles(styles);
     measure.limit = limit;
     match docs {
         Some(d) => measure.stream(d),
@@ -92,6 +112,7 @@ pub fn write_annotated(
     let column = measure.widest.map_or(0, |w| w) + 2;
     drop(measure);
     let mut w = Writer::new(Some(annotator), Some(sink));
+    w.set_styles(styles);
     w.column = Some(column);
     match docs {
         Some(d) => w.stream(d),
@@ -120,6 +141,17 @@ struct Writer<'a> {
     scratch: String,
     /// Where full blocks of lines go (`None`: everything stays in `out`).
     sink: Option<Sink<'a>>,
+    /// What people wrote (`None`, or nothing recorded: the canonical forms only).
+    styles: Option<&'a StyleBook>,
+    /// Comment runs already written (index, leading?): a run is written once.
+    used: HashSet<(usize, bool)>,
+    /// The end of the key whose value is a block below it (its line's comment).
+    key_end: Option<u32>,
+    /// Block sequences under a key start at the key's column.
+    flush_seqs: bool,
+    /// Where the value written last starts in its source (its comments after the last value
+    /// close the document).
+    last_at: Option<u32>,
 }
 
 impl<'a> Writer<'a> {
@@ -140,7 +172,17 @@ impl<'a> Writer<'a> {
             limit: 0,
             scratch: String::new(),
             sink: sink.map(|to| Sink { to, error: None }),
+            styles: None,
+            used: HashSet::new(),
+            key_end: None,
+            flush_seqs: false,
+            last_at: None,
         }
+    }
+
+    fn set_styles(&mut self, styles: Option<&'a StyleBook>) {
+        self.styles = styles.filter(|b| !b.is_empty() || b.seq_indent().is_some());
+        self.flush_seqs = self.styles.and_then(|b| b.seq_indent()) == Some(false);
     }
 
     /// Hands the lines gathered so far to the sink (after the first error, drops them).
@@ -188,6 +230,32 @@ impl<'a> Writer<'a> {
 
     /// Ends the current line, with the node's comment if it has one.
     fn newline(&mut self, node: &Node) {
+        let trail = self.key_end.take();
+        if self.styles.is_some() {
+            match block_tag(node) {
+                Some(_) => self.trailing_comment(trail, true),
+                None => {
+                    self.trailing_comment((!node.span.is_none()).then_some(node.span.end), false)
+                }
+            }
+        }
+        self.end_line(node);
+    }
+
+    /// Ends the current line after a value written as it was spelled (its own line comment).
+    fn newline_spelled(&mut self, node: &Node, comment: Option<&str>) {
+        self.key_end = None;
+        match comment {
+            Some(c) => self.out.push_str(c),
+            None => self.trailing_comment(Some(node.span.end), false),
+        }
+        self.end_line(node);
+    }
+
+    fn end_line(&mut self, node: &Node) {
+        if !node.span.is_none() {
+            self.last_at = Some(node.span.start);
+        }
         if let Some(a) = self.annotator.as_mut() {
             match self.column {
                 None => {
@@ -224,9 +292,15 @@ impl<'a> Writer<'a> {
         self.enter(doc, Place::Root);
         self.body(doc);
         self.leave();
+        self.closing_comments();
     }
 
     fn body(&mut self, doc: &Node) {
+        if let Some(s) = self.spelled_collection(doc) {
+            self.out.push_str(&s.text);
+            self.newline_spelled(doc, None);
+            return;
+        }
         match block_tag(doc) {
             Some(Block::Map) => self.map_body(doc, 0),
             Some(Block::List) => self.list_body(doc, 0),
@@ -282,6 +356,9 @@ impl<'a> Writer<'a> {
                 self.indent(indent);
             }
             first = false;
+            if self.styles.is_some() {
+                self.leading_comments(self.entry_line(&k.0, v));
+            }
             self.entry(&k.0, v, indent, true);
         }
     }
@@ -289,7 +366,13 @@ impl<'a> Writer<'a> {
     /// `key: value`, the value on this line or as a block below.
     fn entry(&mut self, k: &Node, v: &Node, indent: usize, enter: bool) {
         let at = self.out.len();
-        write_key(&mut self.out, k);
+        match self.spelled(k, Form::Inline) {
+            Some(s) => self.out.push_str(&s.text),
+            None => write_key(&mut self.out, k),
+        }
+        if self.styles.is_some() && !k.span.is_none() {
+            self.key_end = Some(k.span.end);
+        }
         if self.out.len() - at > 1000 {
             self.out.insert_str(at, "? ");
             self.out.push('\n');
@@ -354,8 +437,18 @@ impl<'a> Writer<'a> {
             if i > 0 {
                 self.indent(indent);
             }
+            if self.styles.is_some() && !item.span.is_none() {
+                self.leading_comments(Some(item.span.start));
+            }
             self.out.push('-');
             self.enter(item, Place::Index(i));
+            if let Some(s) = self.spelled_collection(item) {
+                self.out.push(' ');
+                self.out.push_str(&s.text);
+                self.newline_spelled(item, None);
+                self.leave();
+                continue;
+            }
             match (&item.kind, pairs) {
                 (Kind::Tuple(kv), true) => {
                     self.out.push(' ');
@@ -388,7 +481,18 @@ impl<'a> Writer<'a> {
 
     /// After `key:`: a nested block on the next lines, or ` scalar`.
     fn value_after_indicator(&mut self, v: &Node, indent: usize) {
+        if let Some(s) = self.spelled_collection(v) {
+            self.out.push(' ');
+            self.out.push_str(&s.text);
+            self.newline_spelled(v, None);
+            return;
+        }
         match block_tag(v) {
+            Some(Block::List) if self.flush_seqs => {
+                self.newline(v);
+                self.indent(indent);
+                self.list_body(v, indent);
+            }
             Some(b) => {
                 self.out.push_str(b.tag_after_space());
                 self.newline(v);
@@ -402,6 +506,29 @@ impl<'a> Writer<'a> {
     /// A scalar (or an empty or lone collection) after `sep`: on this line, or as a
     /// literal block whose lines are indented to `block_indent`.
     fn scalar_after(&mut self, v: &Node, block_indent: usize, sep: &str) {
+        if let Some(s) = self.spelled(v, Form::Block).filter(|_| block_indent > 0) {
+            self.out.push_str(sep);
+            self.out.push_str(&s.text);
+            self.newline_spelled(v, s.comment.as_deref());
+            for line in &s.lines {
+                if !line.is_empty() {
+                    self.indent(block_indent);
+                    self.out.push_str(line);
+                }
+                self.out.push('\n');
+            }
+            return;
+        }
+        // An empty value stays empty after `key:` or `-`; a whole document says `null`.
+        let spelled = self.spelled(v, Form::Inline);
+        if let Some(s) = spelled.filter(|s| !s.text.is_empty() || !sep.is_empty()) {
+            if !s.text.is_empty() {
+                self.out.push_str(sep);
+                self.out.push_str(&s.text);
+            }
+            self.newline_spelled(v, None);
+            return;
+        }
         let block = match &v.kind {
             Kind::Str(s) => literal_block(s, block_indent).map(|b| (b, "")),
             Kind::Bytes(b) if !b.is_empty() => Some((binary_block(b, block_indent), "!!binary ")),
@@ -417,6 +544,98 @@ impl<'a> Writer<'a> {
         }
         self.inline(v);
         self.newline(v);
+    }
+
+    /// How `v` was spelled in its source, if that is to be written (`form`) and it still
+    /// holds the value it was spelled for.
+    fn spelled(&self, v: &Node, form: Form) -> Option<&'a Spelling> {
+        let book = self.styles?;
+        if v.span.is_none() {
+            return None;
+        }
+        book.spelling(v.span.start, v).filter(|s| s.form == form)
+    }
+
+    /// A flow collection written unchanged (`[a, b]`, `{x: 1}`).
+    /// Not with `--explain`: each item's line says where it came from.
+    fn spelled_collection(&self, v: &Node) -> Option<&'a Spelling> {
+        if self.annotator.is_some() {
+            return None;
+        }
+        block_tag(v)?;
+        self.spelled(v, Form::Inline)
+    }
+
+    /// Where an entry's line is in its source: the value's own line when the value is a
+    /// scalar from another source than the key (the entry the value came from), else the key's.
+    fn entry_line(&self, k: &Node, v: &Node) -> Option<u32> {
+        let book = self.styles?;
+        let scalar = block_tag(v).is_none() || self.spelled_collection(v).is_some();
+        let own_value = scalar && !v.span.is_none() && v.span.end > v.span.start;
+        if own_value && (k.span.is_none() || !book.same_source(k.span.start, v.span.start)) {
+            return Some(v.span.start);
+        }
+        (!k.span.is_none()).then_some(k.span.start)
+    }
+
+    /// The comment lines and blank lines written above the line of `at` in its source, put
+    /// above the entry about to be written (only at the start of an output line; a run once).
+    fn leading_comments(&mut self, at: Option<u32>) {
+        let (Some(book), Some(at)) = (self.styles, at) else {
+            return;
+        };
+        let Some(i) = book.leading(at) else { return };
+        let t = book.trivia_at(i);
+        if t.lines.is_empty() {
+            return;
+        }
+        let line_start = self.out.rfind('\n').map_or(0, |p| p + 1);
+        if !self.out[line_start..].bytes().all(|b| b == b' ') || !self.used.insert((i, true)) {
+            return;
+        }
+        let indent = self.out.len() - line_start;
+        self.out.truncate(line_start);
+        self.comment_lines(&t.lines, indent as i64 - i64::from(t.to_col));
+        self.indent(indent);
+    }
+
+    /// Whole comment lines (and blank ones), shifted by `shift` columns.
+    fn comment_lines(&mut self, lines: &[Option<(u32, Box<str>)>], shift: i64) {
+        for line in lines {
+            if let Some((col, text)) = line {
+                let col = (i64::from(*col) + shift).max(0);
+                self.indent(col as usize);
+                self.out.push_str(text);
+            }
+            self.out.push('\n');
+        }
+    }
+
+    /// The comment on the source line that ends at `at` (`later`: after more tokens), on this
+    /// line.
+    fn trailing_comment(&mut self, at: Option<u32>, later: bool) {
+        let (Some(book), Some(at)) = (self.styles, at) else {
+            return;
+        };
+        if let Some(i) = book.trailing(at, later) {
+            if self.used.insert((i, false)) {
+                if let Some(c) = &book.trivia_at(i).trailing {
+                    self.out.push_str(c);
+                }
+            }
+        }
+    }
+
+    /// Comments after the last value of the source the document's last line came from.
+    fn closing_comments(&mut self) {
+        let (Some(book), Some(at)) = (self.styles, self.last_at) else {
+            return;
+        };
+        if let Some(i) = book.closing(at) {
+            if self.used.insert((i, true)) {
+                self.comment_lines(&book.trivia_at(i).lines, 0);
+            }
+        }
     }
 
     fn inline(&mut self, v: &Node) {

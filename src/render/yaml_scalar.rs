@@ -3,7 +3,8 @@
 //! blocks; floats and integers in the forms PyYAML reads back; indentation from a static
 //! buffer. Everything writes into a `String` without building intermediate values.
 
-use crate::load::resolve::is_ambiguous;
+pub use crate::load::canon::float_text;
+use crate::load::canon::{plain_ok, printable};
 use crate::value::{base64, Kind, Node};
 
 pub(super) fn push_spaces(out: &mut String, n: usize) {
@@ -41,33 +42,6 @@ pub(super) fn write_key(out: &mut String, k: &Node) {
         Kind::Str(s) => push_scalar_string(out, s),
         Kind::Int(i) => push_int(out, *i),
         _ => out.push_str(&key_string(k)),
-    }
-}
-
-/// A float as YAML 1.1 reads it back (a dot always, a signed exponent).
-pub fn float_text(f: f64) -> String {
-    if f.is_nan() {
-        return ".nan".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { ".inf" } else { "-.inf" }.into();
-    }
-    let s = format!("{f:?}");
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let m = if m.contains('.') {
-                m.to_string()
-            } else {
-                format!("{m}.0")
-            };
-            let e = if e.starts_with('-') {
-                e.to_string()
-            } else {
-                format!("+{e}")
-            };
-            format!("{m}e{e}")
-        }
-        None => s,
     }
 }
 
@@ -116,14 +90,6 @@ pub(super) fn binary_block(bytes: &[u8], indent: usize) -> Block {
     }
 }
 
-pub(super) fn printable(c: char) -> bool {
-    let cp = c as u32;
-    (0x20..=0x7e).contains(&cp)
-        || (0xa0..=0xd7ff).contains(&cp)
-        || ((0xe000..=0xfffd).contains(&cp) && cp != 0xfeff)
-        || cp >= 0x10000
-}
-
 /// A string on one line: plain when that reads back as the same string, else quoted.
 pub fn scalar_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -149,52 +115,6 @@ pub(super) fn push_scalar_string(out: &mut String, s: &str) {
     } else {
         out.push_str(&double_quoted(s));
     }
-}
-
-/// `plain_ok` for the common case, in one pass over the bytes: printable ASCII, a first
-/// character that starts no YAML indicator, no `: `, ` #`, `:\t`, and no surrounding spaces.
-/// `None` when the string needs the full check (non-ASCII, control characters).
-pub(super) fn plain_ok_ascii(s: &str) -> Option<bool> {
-    let b = s.as_bytes();
-    let (&first, &last) = (b.first()?, b.last()?);
-    if b"-?:,[]{}#&*!|>'\"%@`".contains(&first) || first == b' ' || last == b' ' || last == b':' {
-        return Some(false);
-    }
-    let mut prev = 0u8;
-    for &c in b {
-        if !(0x20..0x7f).contains(&c) {
-            return None;
-        }
-        if (prev == b':' && c == b' ') || (prev == b' ' && c == b'#') {
-            return Some(false);
-        }
-        prev = c;
-    }
-    Some(!s.starts_with("...") && !is_ambiguous(s))
-}
-
-pub(super) fn plain_ok(s: &str) -> bool {
-    if let Some(ok) = plain_ok_ascii(s) {
-        return ok;
-    }
-    let Some(first) = s.chars().next() else {
-        return false;
-    };
-    let last = s.chars().next_back().unwrap_or(first);
-    if is_ambiguous(s)
-        || "-?:,[]{}#&*!|>'\"%@`".contains(first)
-        || first.is_whitespace()
-        || last.is_whitespace()
-        || last == ':'
-        || s.starts_with("...")
-        || s.contains(": ")
-        || s.contains(" #")
-        || s.contains(":\t")
-    {
-        return false;
-    }
-    s.chars()
-        .all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}' && c != '\u{85}')
 }
 
 pub(super) fn double_quoted(s: &str) -> String {

@@ -9,6 +9,7 @@ mod map;
 mod path;
 pub mod py;
 mod span;
+pub mod style;
 mod text;
 
 pub use map::{Lookup, Map};

@@ -345,7 +345,12 @@ fn merge_with_rules() {
 
 #[test]
 fn merge_without_rules_is_unchanged() {
-    let run = strata(&["merge", "merge-rules/base.yml", "merge-rules/prod.yml"]);
+    let run = strata(&[
+        "merge",
+        "--no-comments",
+        "merge-rules/base.yml",
+        "merge-rules/prod.yml",
+    ]);
     let out = run.ok();
     assert!(out.contains("- '--metrics'"), "{out}");
     assert!(

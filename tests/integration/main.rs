@@ -5,6 +5,7 @@ mod ardana;
 mod bad_input;
 mod cloud_init;
 mod colour;
+mod comments;
 mod deckhand;
 mod diff;
 mod docs;

@@ -127,7 +127,10 @@ fn out_writes_the_file_atomically() {
     run.ok();
     assert!(run.stdout.is_empty());
     let written = std::fs::read_to_string(&out).expect("read");
-    assert!(written.starts_with("app:"), "{written}");
+    assert!(
+        written.starts_with("# Base settings shared by every environment.\napp:"),
+        "{written}"
+    );
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .expect("dir")
         .filter_map(|e| e.ok())

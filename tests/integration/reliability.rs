@@ -529,7 +529,7 @@ fn utf16_is_read_utf32_refused_and_stdin_read_once() {
     let r = run(Command::new(bin()).args(["merge", &path.display().to_string()]));
     assert_eq!(
         (r.code, r.stdout.as_str()),
-        (0, "a: 1\nb: é\n"),
+        (0, "a: 1\nb: \"é\"\n"),
         "{}",
         r.stderr
     );
@@ -539,7 +539,7 @@ fn utf16_is_read_utf32_refused_and_stdin_read_once() {
     let r = run(Command::new(bin()).args(["merge", &path.display().to_string()]));
     assert_eq!(
         (r.code, r.stdout.as_str()),
-        (0, "a: 1\nb: é\n"),
+        (0, "a: 1\nb: \"é\"\n"),
         "{}",
         r.stderr
     );

@@ -11,6 +11,7 @@
 
 use super::construct::{self, Special};
 use super::parser::{Event, Props, Spanned};
+use super::record::Recorder;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::load::LoadOptions;
 use crate::value::{Key, KeyRef, Kind, Map, Node, SourceId, Span};
@@ -77,9 +78,15 @@ pub struct Composer<'a, 'o> {
     root: Option<Node>,
     deferred: Option<Error>,
     documents: usize,
+    /// Notes spellings and layout, when the run keeps what people wrote.
+    pub record: Option<Recorder<'a>>,
 }
 
 impl<'a, 'o> Composer<'a, 'o> {
+    pub fn opts(&self) -> &'o LoadOptions {
+        self.opts
+    }
+
     /// Nodes that aliases have added so far in this stream (the alias budget's count).
     pub fn expanded(&self) -> usize {
         self.expanded
@@ -98,6 +105,7 @@ impl<'a, 'o> Composer<'a, 'o> {
             root: None,
             deferred: None,
             documents: 0,
+            record: None,
         }
     }
 
@@ -154,6 +162,9 @@ impl<'a, 'o> Composer<'a, 'o> {
                     self.defer(construct::no_constructor(special.tag()), span);
                 }
                 let node = Node::new(kind, span);
+                if let Some(r) = self.record.as_mut() {
+                    r.scalar(ev.start, ev.end, plain, props.tag.is_some(), &node);
+                }
                 if let Some(name) = props.anchor {
                     self.anchors.insert(
                         name,
@@ -176,6 +187,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     }
                 };
                 self.open_anchor(props.anchor);
+                self.record_open(ev.start, true, props.tag.is_some());
                 self.stack.push(Frame::Seq {
                     from: self.items.len(),
                     start: span.start,
@@ -203,6 +215,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     }
                 };
                 self.open_anchor(props.anchor);
+                self.record_open(ev.start, false, props.tag.is_some());
                 self.stack.push(Frame::Map {
                     from: self.pairs.len(),
                     merges: Vec::new(),
@@ -230,7 +243,11 @@ impl<'a, 'o> Composer<'a, 'o> {
                         SeqKind::List => items,
                         SeqKind::Pairs => self.pairs_items(items),
                     };
-                    self.finish(Node::list(items, span), anchor, span)?;
+                    let node = Node::list(items, span);
+                    if let Some(r) = self.record.as_mut() {
+                        r.close(ev.end, &node);
+                    }
+                    self.finish(node, anchor, span)?;
                 }
             }
             Event::MappingEnd => {
@@ -258,11 +275,27 @@ impl<'a, 'o> Composer<'a, 'o> {
                             Node::new(Kind::Set(Box::new(map)), span)
                         }
                     };
+                    if let Some(r) = self.record.as_mut() {
+                        r.close(ev.end, &node);
+                    }
                     self.finish(node, anchor, span)?;
                 }
             }
         }
         Ok(None)
+    }
+
+    /// Tells the recorder a collection opens at `start` (and its key, for a mapping value).
+    fn record_open(&mut self, start: usize, seq: bool, tagged: bool) {
+        if let Some(r) = self.record.as_mut() {
+            let key = match self.stack.last() {
+                Some(Frame::Map { key: Some(k), .. }) if !k.span.is_none() => {
+                    Some(k.span.start.saturating_sub(self.source) as usize)
+                }
+                _ => None,
+            };
+            r.open(start, seq, key, tagged);
+        }
     }
 
     /// Keeps the first constructor error of the document.

@@ -13,6 +13,7 @@
 mod compose;
 mod construct;
 mod parser;
+mod record;
 mod scan;
 mod scanner;
 mod split;
@@ -46,6 +47,7 @@ fn load_counted(
     check_text(text, source)?;
     let mut parser = Parser::new(text);
     let mut composer = Composer::new(source, opts, warnings);
+    start_recording(&mut parser, &mut composer, text, source);
     let mut docs = Vec::new();
     while let Some(ev) = parser
         .next_event()
@@ -58,7 +60,30 @@ fn load_counted(
             docs.push(doc.root);
         }
     }
-    Ok((docs, composer.expanded()))
+    let expanded = composer.expanded();
+    stop_recording(parser, composer);
+    Ok((docs, expanded))
+}
+
+/// When the run keeps what people wrote, the scanner notes comments and blank lines and the
+/// composer spellings (`record.rs`).
+fn start_recording<'a>(
+    parser: &mut Parser<'a>,
+    composer: &mut Composer<'a, '_>,
+    text: &'a str,
+    source: SourceId,
+) {
+    if composer.opts().styles.is_some() {
+        parser.scanner.record = true;
+        composer.record = Some(record::Recorder::new(text, source, composer.opts().version));
+    }
+}
+
+/// Hands what was recorded to the run (a text that loaded).
+fn stop_recording(parser: Parser<'_>, composer: Composer<'_, '_>) {
+    if let (Some(sink), Some(r)) = (composer.opts().styles.as_ref(), composer.record) {
+        sink.put(r.finish(&parser.scanner.runs));
+    }
 }
 
 /// Loads a stream that must hold at most one document, as `safe_load` does: a second
@@ -73,6 +98,7 @@ pub fn load_single(
     check_text(text, source)?;
     let mut parser = Parser::new(text);
     let mut composer = Composer::new(source, opts, warnings);
+    start_recording(&mut parser, &mut composer, text, source);
     let mut first = None;
     while let Some(ev) = parser
         .next_event()
@@ -97,6 +123,7 @@ pub fn load_single(
             first = Some(doc);
         }
     }
+    stop_recording(parser, composer);
     match first {
         None => Ok(None),
         Some(doc) => match doc.error {

@@ -162,6 +162,13 @@ pub struct Scanner<'a> {
     possible: Vec<Option<SimpleKey>>,
     /// Byte ranges of the comments passed so far.
     pub comments: Vec<(usize, usize)>,
+    /// Whether to note where comments and blank lines lie between tokens (`runs`).
+    pub record: bool,
+    /// `(from, to)`: the gaps between tokens that hold a comment or a blank line.
+    pub runs: Vec<(usize, usize)>,
+    /// Where the token fetched last ends (while recording): a plain scalar's scan moves on
+    /// over the spaces and line breaks after it, which belong to the gap.
+    last_end: usize,
 }
 
 /// Whether the byte at `p` starts a line break (`\r`, `\n`, NEL, LS, PS).
@@ -219,6 +226,9 @@ impl<'a> Scanner<'a> {
             allow_simple_key: true,
             possible: Vec::new(),
             comments: Vec::new(),
+            record: false,
+            runs: Vec::new(),
+            last_end: 0,
         };
         s.tokens.push_back(Token {
             tok: Tok::StreamStart,
@@ -367,6 +377,16 @@ impl<'a> Scanner<'a> {
     }
 
     fn fetch_more_tokens(&mut self) -> Result<()> {
+        self.fetch_token()?;
+        if self.record {
+            if let Some(t) = self.tokens.back() {
+                self.last_end = t.end;
+            }
+        }
+        Ok(())
+    }
+
+    fn fetch_token(&mut self) -> Result<()> {
         self.scan_to_next_token();
         self.stale_possible_simple_keys()?;
         self.unwind_indent(self.column as isize);
@@ -710,6 +730,7 @@ impl<'a> Scanner<'a> {
         if self.index == 0 && self.b.starts_with(&[0xef, 0xbb, 0xbf]) {
             self.forward();
         }
+        let comments = self.comments.len();
         loop {
             self.skip_spaces();
             if self.peek() == b'#' {
@@ -727,6 +748,20 @@ impl<'a> Scanner<'a> {
             if self.flow_level == 0 {
                 self.allow_simple_key = true;
             }
+        }
+        if self.record {
+            self.note_run(comments);
+        }
+    }
+
+    /// Notes the gap since the last token when it holds a comment or a blank line.
+    fn note_run(&mut self, comments: usize) {
+        let from = self.last_end.min(self.pos);
+        let gap = &self.b[from..self.pos];
+        let breaks = gap.iter().filter(|&&b| b == b'\n').count();
+        // A line break ends the token's line; more make blank lines (at the start, one does).
+        if breaks > usize::from(from > 0) || self.comments.len() > comments {
+            self.runs.push((from, self.pos));
         }
     }
 }

@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::merge::{key_cow, key_text, Outcome, Prior, RuleRef, Step, Trace};
 use crate::rendered::{Rendered, StreamDoc};
 use crate::strategy::Origin;
+use crate::value::style::StyleBook;
 use crate::value::{Kind, Node, Path, Seg, SourceMap, Span};
 use std::fmt::Write as _;
 
@@ -37,7 +38,7 @@ pub fn render(
         Format::Yaml => {
             let mut bytes = Vec::new();
             // Writing into memory does not fail.
-            let _ = write_yaml(rendered, sources, focus, &mut bytes);
+            let _ = write_yaml(rendered, sources, focus, None, &mut bytes);
             Ok(String::from_utf8(bytes)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
         }
@@ -80,10 +81,12 @@ pub fn write_json(
 
 /// Writes the YAML explanation into `sink` as it is produced (the document is never held
 /// whole with its comments).
+/// With `styles`, the users' comments and spellings are kept beside strata's comments.
 pub fn write_yaml(
     rendered: &Rendered,
     sources: &SourceMap,
     focus: Option<&Path>,
+    styles: Option<&StyleBook>,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let (root, root_path) = focused(rendered, focus);
@@ -97,6 +100,7 @@ pub fn write_yaml(
         focus.is_some(),
         &history,
         sources,
+        styles,
         sink,
     )
 }

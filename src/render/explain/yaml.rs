@@ -5,12 +5,14 @@ use super::{comment_into, default_rules, located, priors, rule_text, Warnings};
 use crate::merge::{key_cow, Outcome, Step, Trace};
 use crate::render::yaml::{self, Annotator, Place};
 use crate::rendered::{Rendered, StreamDoc};
+use crate::value::style::StyleBook;
 use crate::value::{Kind, Node, Path, SourceMap, Span};
 use std::fmt::Write as _;
 
 /// Comments are aligned into one column that starts at most this far in.
 const COLUMN_LIMIT: usize = 80;
 
+#[allow(clippy::too_many_arguments)]
 pub(super) fn explain(
     rendered: &Rendered,
     root: Option<&Node>,
@@ -18,6 +20,7 @@ pub(super) fn explain(
     focused: bool,
     history: &[&Step],
     sources: &SourceMap,
+    styles: Option<&StyleBook>,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let mut head = String::new();
@@ -87,6 +90,7 @@ pub(super) fn explain(
         root,
         header,
         stream.is_some(),
+        styles,
         &mut comments,
         COLUMN_LIMIT,
         sink,

@@ -1,0 +1,87 @@
+//! The spellings the YAML writer uses when it writes a value afresh: which strings may be
+//! written plain (every YAML 1.1 and 1.2 reader takes them back as the same string) and how a
+//! float is written. Shared by the writer (`render::yaml`) and the loader, which records a
+//! scalar's own spelling only when it differs from these (`yaml/record.rs`).
+
+use super::resolve::is_ambiguous;
+
+/// A float as YAML 1.1 reads it back (a dot always, a signed exponent).
+pub fn float_text(f: f64) -> String {
+    if f.is_nan() {
+        return ".nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { ".inf" } else { "-.inf" }.into();
+    }
+    let s = format!("{f:?}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let m = if m.contains('.') {
+                m.to_string()
+            } else {
+                format!("{m}.0")
+            };
+            let e = if e.starts_with('-') {
+                e.to_string()
+            } else {
+                format!("+{e}")
+            };
+            format!("{m}e{e}")
+        }
+        None => s,
+    }
+}
+
+pub fn printable(c: char) -> bool {
+    let cp = c as u32;
+    (0x20..=0x7e).contains(&cp)
+        || (0xa0..=0xd7ff).contains(&cp)
+        || ((0xe000..=0xfffd).contains(&cp) && cp != 0xfeff)
+        || cp >= 0x10000
+}
+
+/// `plain_ok` for the common case, in one pass over the bytes: printable ASCII, a first
+/// character that starts no YAML indicator, no `: `, ` #`, `:\t`, and no surrounding spaces.
+/// `None` when the string needs the full check (non-ASCII, control characters).
+pub fn plain_ok_ascii(s: &str) -> Option<bool> {
+    let b = s.as_bytes();
+    let (&first, &last) = (b.first()?, b.last()?);
+    if b"-?:,[]{}#&*!|>'\"%@`".contains(&first) || first == b' ' || last == b' ' || last == b':' {
+        return Some(false);
+    }
+    let mut prev = 0u8;
+    for &c in b {
+        if !(0x20..0x7f).contains(&c) {
+            return None;
+        }
+        if (prev == b':' && c == b' ') || (prev == b' ' && c == b'#') {
+            return Some(false);
+        }
+        prev = c;
+    }
+    Some(!s.starts_with("...") && !is_ambiguous(s))
+}
+
+pub fn plain_ok(s: &str) -> bool {
+    if let Some(ok) = plain_ok_ascii(s) {
+        return ok;
+    }
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
+    let last = s.chars().next_back().unwrap_or(first);
+    if is_ambiguous(s)
+        || "-?:,[]{}#&*!|>'\"%@`".contains(first)
+        || first.is_whitespace()
+        || last.is_whitespace()
+        || last == ':'
+        || s.starts_with("...")
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.contains(":\t")
+    {
+        return false;
+    }
+    s.chars()
+        .all(|c| printable(c) && c != '\u{2028}' && c != '\u{2029}' && c != '\u{85}')
+}

@@ -1,0 +1,291 @@
+//! Recording what people wrote besides the values (issue 17), while a text is loaded and still
+//! at hand: the spelling of every scalar the writer would spell otherwise (`0755`, `'quoted'`,
+//! `~`, a `|` block, an empty value), single-line flow collections, the comments and blank
+//! lines between tokens (the scanner notes where they are), and whether a block sequence under
+//! a key is indented. Only done when the run asked for it (`LoadOptions::styles`); the result
+//! is plain data (`value::style`) keyed by offsets.
+
+use crate::load::canon::{float_text, plain_ok};
+use crate::load::resolve::is_ambiguous;
+use crate::load::resolve::{is_timestamp, resolve_plain, YamlVersion};
+use crate::value::style::{Form, Spelling, Styles, Trivia};
+use crate::value::{Kind, Node, SourceId, Span};
+
+/// An open collection, as far as spellings care.
+#[derive(Clone, Copy)]
+enum Open {
+    Block,
+    /// The outermost flow collection, from this offset; `false` once it holds a plain scalar
+    /// a reader of the output would type otherwise (then it is written afresh).
+    Flow(usize, bool),
+    /// A flow collection inside another.
+    Inner,
+}
+
+pub struct Recorder<'a> {
+    text: &'a str,
+    source: SourceId,
+    version: YamlVersion,
+    spellings: Vec<Spelling>,
+    seq_indent: Option<bool>,
+    open: Vec<Open>,
+}
+
+impl<'a> Recorder<'a> {
+    pub fn new(text: &'a str, source: SourceId, version: YamlVersion) -> Self {
+        Recorder {
+            text,
+            source,
+            version,
+            spellings: Vec::new(),
+            seq_indent: None,
+            open: Vec::new(),
+        }
+    }
+
+    fn abs(&self, local: usize) -> u32 {
+        Span::new(self.source, local, local).start
+    }
+
+    fn line_start(&self, at: usize) -> usize {
+        self.text.as_bytes()[..at.min(self.text.len())]
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r')
+            .map_or(0, |i| i + 1)
+    }
+
+    /// A scalar event's text `start..end` (from its tag or its token) and the node built.
+    /// A plain spelling is kept only where a reader of the output types it as the loader did
+    /// (Heat reads `2024-05-23` as a string; every other reader as a date).
+    pub fn scalar(&mut self, start: usize, end: usize, plain: bool, tagged: bool, node: &Node) {
+        let Some(slice) = self.text.get(start..end) else {
+            return;
+        };
+        let reads_back = || {
+            plain && !tagged && Node::new(resolve_plain(slice, self.version), node.span) == *node
+        };
+        if matches!(self.open.last(), Some(Open::Flow(..) | Open::Inner)) {
+            let poison = tagged || plain && !reads_back();
+            let outer = self
+                .open
+                .iter_mut()
+                .rev()
+                .find(|o| matches!(o, Open::Flow(..)));
+            if let (true, Some(Open::Flow(_, keep))) = (poison, outer) {
+                *keep = false;
+            }
+        }
+        if tagged {
+            return;
+        }
+        let one_line = !slice.contains(['\n', '\r']);
+        match slice.as_bytes().first() {
+            Some(b'|' | b'>') => self.block(start, slice, node),
+            Some(b'\'' | b'"') if one_line => self.push_inline(start, slice, node),
+            _ if plain && one_line && !canonical_plain(slice, &node.kind) && reads_back() => {
+                self.push_inline(start, slice, node)
+            }
+            _ => {}
+        }
+    }
+
+    fn push_inline(&mut self, start: usize, slice: &str, node: &Node) {
+        self.spellings.push(Spelling {
+            at: self.abs(start),
+            value: node.clone(),
+            form: Form::Inline,
+            text: slice.into(),
+            lines: Vec::new(),
+            comment: None,
+        });
+    }
+
+    /// `|` / `>` blocks: the header and the lines without their indentation. Blocks with an
+    /// indentation indicator are left to the writer (their indentation is relative to the
+    /// parent's, which the output may change).
+    fn block(&mut self, start: usize, slice: &str, node: &Node) {
+        let (header, rest) = slice.split_once('\n').unwrap_or((slice, ""));
+        let header = header.trim_end_matches('\r');
+        let n = 1 + header[1..]
+            .bytes()
+            .take_while(|b| matches!(b, b'+' | b'-' | b'0'..=b'9'))
+            .count();
+        let (indicators, after) = header.split_at(n);
+        if indicators.bytes().any(|b| b.is_ascii_digit()) {
+            return;
+        }
+        let comment = after
+            .trim_start()
+            .starts_with('#')
+            .then(|| after.trim_end().into());
+        let mut raw: Vec<&str> = rest.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+        if raw.last() == Some(&"") {
+            raw.pop();
+        }
+        let indent = raw
+            .iter()
+            .find(|l| l.bytes().any(|b| b != b' '))
+            .map_or(0, |l| l.bytes().take_while(|&b| b == b' ').count());
+        let lines = raw
+            .iter()
+            .map(|l| match l.get(indent..) {
+                Some(body) if l.as_bytes()[..indent].iter().all(|&b| b == b' ') => body.into(),
+                _ => "".into(),
+            })
+            .collect();
+        self.spellings.push(Spelling {
+            at: self.abs(start),
+            value: node.clone(),
+            form: Form::Block,
+            text: indicators.into(),
+            lines,
+            comment,
+        });
+    }
+
+    /// A collection starts at `start`; `key` is its key's start when it is a mapping value.
+    /// A tagged flow collection (`!!pairs [a: 1]`) is left to the writer.
+    pub fn open(&mut self, start: usize, seq: bool, key: Option<usize>, tagged: bool) {
+        let flow = matches!(self.text.as_bytes().get(start), Some(b'[' | b'{'));
+        let inside =
+            tagged && flow || matches!(self.open.last(), Some(Open::Flow(..) | Open::Inner));
+        if seq && !flow && self.seq_indent.is_none() {
+            if let Some(k) = key {
+                let col = |at: usize| at - self.line_start(at);
+                self.seq_indent = Some(col(start) > col(k));
+            }
+        }
+        self.open.push(match (flow, inside) {
+            (_, true) => Open::Inner,
+            (true, false) => Open::Flow(start, true),
+            (false, false) => Open::Block,
+        });
+    }
+
+    /// The collection opened last ends at `end`, as `node`.
+    pub fn close(&mut self, end: usize, node: &Node) {
+        if let Some(Open::Flow(start, true)) = self.open.pop() {
+            let Some(slice) = self.text.get(start..end) else {
+                return;
+            };
+            let empty = match &node.kind {
+                Kind::List(l) => l.is_empty(),
+                Kind::Map(m) => m.is_empty(),
+                _ => true,
+            };
+            if !empty && !slice.contains(['\n', '\r', '#', '&', '*', '!']) {
+                self.push_inline(start, slice, node);
+            }
+        }
+    }
+
+    /// The styles of the text: these spellings, and the gaps the scanner noted.
+    pub fn finish(self, runs: &[(usize, usize)]) -> Styles {
+        let trivia = runs.iter().filter_map(|&r| self.trivia(r)).collect();
+        Styles {
+            source: self.source,
+            len: u32::try_from(self.text.len()).unwrap_or(u32::MAX),
+            spellings: self.spellings,
+            trivia,
+            seq_indent: self.seq_indent,
+        }
+    }
+
+    fn trivia(&self, (from, to): (usize, usize)) -> Option<Trivia> {
+        self.text.get(from..to)?;
+        let from_line = self.line_start(from);
+        // Whole lines start at `from`'s line when only indentation stands before it.
+        let mid_line = self.text[from_line..from].bytes().any(|b| b != b' ');
+        let start = if mid_line { from } else { from_line };
+        let mut pieces = self.text[start..to]
+            .split('\n')
+            .map(|l| l.trim_end_matches('\r'));
+        let mut trailing = None;
+        if mid_line {
+            // The rest of the line the token before ends.
+            let rest = pieces.next().unwrap_or("");
+            if rest.trim_start().starts_with('#') {
+                trailing = Some(rest.trim_end().into());
+            }
+        }
+        // The whole lines: every piece but the last (the next token's indentation).
+        let mut lines = Vec::new();
+        let mut pieces = pieces.peekable();
+        while let Some(line) = pieces.next() {
+            if pieces.peek().is_none() && to != self.text.len() {
+                break;
+            }
+            let body = line.trim_start_matches(' ');
+            lines.push(if body.starts_with('#') {
+                let col = line[..line.len() - body.len()].chars().count();
+                Some((col as u32, body.trim_end().into()))
+            } else {
+                None
+            });
+        }
+        if self.text.len() == to && lines.last() == Some(&None) {
+            // The text's final line break.
+            lines.pop();
+        }
+        let to_line = self.line_start(to);
+        let to_line_end = self.text[to..]
+            .find(['\n', '\r'])
+            .map_or(self.text.len(), |i| to + i);
+        Some(Trivia {
+            from: self.abs(from),
+            from_line: self.abs(from_line),
+            trailing,
+            to: self.abs(to),
+            to_line_end: self.abs(to_line_end),
+            to_col: self.text[to_line..to].chars().count() as u32,
+            lines,
+            at_end: to == self.text.len(),
+        })
+    }
+}
+
+/// Whether the writer writes this plain scalar's value as it is spelled.
+fn canonical_plain(slice: &str, kind: &Kind) -> bool {
+    match kind {
+        // A plain scalar read as a string: the writer writes it as it is unless it starts
+        // with an indicator it may start with when plain, is a word another reader types
+        // (`1e3` in YAML 1.2), or holds characters only `plain_ok`'s full check knows.
+        Kind::Str(s) => {
+            slice == &**s
+                && !matches!(
+                    s.as_bytes().first(),
+                    Some(b'-' | b'?' | b':' | b'.' | b'=' | b'<')
+                )
+                && !is_ambiguous(s)
+                && (s.is_ascii() || plain_ok(s))
+        }
+        Kind::Int(_) => {
+            let digits = slice.strip_prefix('-').unwrap_or(slice);
+            !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && (digits == "0" && slice == "0" || !digits.starts_with('0'))
+        }
+        Kind::Bool(b) => slice == if *b { "true" } else { "false" },
+        Kind::Null => slice == "null",
+        Kind::Float(f) => float_is(*f, slice),
+        Kind::BigInt(s) => slice == &**s,
+        Kind::Timestamp(s) => slice == &**s && is_timestamp(s),
+        _ => true,
+    }
+}
+
+/// Whether `float_text(f)` is `slice`, formatting into a stack buffer for the common case.
+fn float_is(f: f64, slice: &str) -> bool {
+    use std::io::Write as _;
+    let mut buf = [0u8; 40];
+    let mut cur = std::io::Cursor::new(&mut buf[..]);
+    if !f.is_finite() || write!(cur, "{f:?}").is_err() {
+        return slice == float_text(f);
+    }
+    let n = cur.position() as usize;
+    let text = &buf[..n];
+    if text.contains(&b'e') {
+        return slice == float_text(f);
+    }
+    text == slice.as_bytes()
+}

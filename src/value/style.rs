@@ -1,0 +1,214 @@
+//! What people wrote besides the values: the spelling of scalars and flow collections, their
+//! comments and blank lines, and how they indent a sequence under a key. The YAML loader
+//! records it per source (only when asked: [`StyleSink`]), the YAML writer reads it back by
+//! span ([`StyleBook`]) so a value that reaches the output unchanged is written as it was
+//! written, with its comments (issue 17, docs/comments.md).
+//!
+//! Everything is kept as owned text, keyed by offsets in the run's shared offset space, so a
+//! source's text can still be released once its values are built (docs/PERF.md, "Memory").
+
+use super::{Node, SourceId};
+use std::sync::{Arc, Mutex};
+
+/// How a recorded spelling is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// One line, written as it is: plain, quoted, or a flow collection.
+    Inline,
+    /// A literal or folded block scalar: header, then lines to indent afresh.
+    Block,
+}
+
+/// A scalar or flow collection whose source text is not what the writer would write.
+#[derive(Clone, Debug)]
+pub struct Spelling {
+    /// Offset of the node's span start.
+    pub at: u32,
+    /// The value as it was loaded: the spelling is used only while the node still equals it.
+    pub value: Node,
+    pub form: Form,
+    /// `Inline`: the text. `Block`: the header (`|`, `>-`, ...) without its comment.
+    pub text: Box<str>,
+    /// `Block`: the content lines without their indentation (blank lines empty), and the
+    /// header line's comment with the spaces before it.
+    pub lines: Vec<Box<str>>,
+    pub comment: Option<Box<str>>,
+}
+
+/// Comments and blank lines between two tokens.
+#[derive(Clone, Debug, Default)]
+pub struct Trivia {
+    /// Offset just after the token before (where the run starts).
+    pub from: u32,
+    /// Offset of the start of the line `from` is on.
+    pub from_line: u32,
+    /// A comment on the rest of that line, with the spaces before it (`  # note`).
+    pub trailing: Option<Box<str>>,
+    /// Offset of the next token, and of the end of its line.
+    pub to: u32,
+    pub to_line_end: u32,
+    /// Column of the next token.
+    pub to_col: u32,
+    /// Whole lines between: `None` for a blank line, else a comment's column and text.
+    pub lines: Vec<Option<(u32, Box<str>)>>,
+    /// The run reaches the end of the text (comments after the last value).
+    pub at_end: bool,
+}
+
+/// One source's styles (or one piece of a long stream's).
+#[derive(Clone, Debug, Default)]
+pub struct Styles {
+    pub source: SourceId,
+    /// Bytes of the text (or piece) loaded.
+    pub len: u32,
+    pub spellings: Vec<Spelling>,
+    pub trivia: Vec<Trivia>,
+    /// Whether the first block sequence under a key is indented past the key.
+    pub seq_indent: Option<bool>,
+}
+
+/// Where loaders put the styles they record; shared by the threads of one run.
+#[derive(Clone, Default)]
+pub struct StyleSink(Arc<Mutex<Vec<Styles>>>);
+
+impl std::fmt::Debug for StyleSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StyleSink")
+    }
+}
+
+impl StyleSink {
+    pub fn put(&self, styles: Styles) {
+        if let Ok(mut all) = self.0.lock() {
+            all.push(styles);
+        }
+    }
+
+    /// Everything recorded so far, ready for lookups.
+    pub fn book(&self) -> StyleBook {
+        let all = self.0.lock().map(|mut v| std::mem::take(&mut *v));
+        StyleBook::new(all.unwrap_or_default())
+    }
+}
+
+/// Every source's styles, looked up by offset.
+#[derive(Debug, Default)]
+pub struct StyleBook {
+    spellings: Vec<Spelling>,
+    /// One bit per offset from `base` on: set where a spelling starts (most scalars have
+    /// none, and the writer asks about every one).
+    base: u32,
+    starts: Vec<u64>,
+    trivia: Vec<Trivia>,
+    seq_indent: Option<bool>,
+    /// Each source's offsets, sorted.
+    bounds: Vec<(u32, u32)>,
+}
+
+impl StyleBook {
+    pub fn new(mut all: Vec<Styles>) -> StyleBook {
+        all.sort_by_key(|s| s.source);
+        let seq_indent = all.iter().find_map(|s| s.seq_indent);
+        let mut spellings: Vec<Spelling> = Vec::new();
+        let mut trivia: Vec<Trivia> = Vec::new();
+        let bounds = all
+            .iter()
+            .map(|s| (s.source, s.source.saturating_add(s.len)))
+            .collect();
+        for s in all {
+            spellings.extend(s.spellings);
+            trivia.extend(s.trivia);
+        }
+        // A stream loaded in pieces and then again in one pass records some things twice.
+        spellings.sort_by_key(|s| s.at);
+        spellings.dedup_by_key(|s| s.at);
+        trivia.sort_by_key(|t| t.to);
+        trivia.dedup_by_key(|t| t.to);
+        let base = spellings.first().map_or(0, |s| s.at);
+        let last = spellings.last().map_or(0, |s| s.at);
+        let mut starts = vec![0u64; (last - base) as usize / 64 + 1];
+        for s in &spellings {
+            let i = (s.at - base) as usize;
+            starts[i / 64] |= 1 << (i % 64);
+        }
+        StyleBook {
+            base,
+            starts,
+            spellings,
+            trivia,
+            seq_indent,
+            bounds,
+        }
+    }
+
+    /// Nothing to look up: the writer takes its plain path.
+    pub fn is_empty(&self) -> bool {
+        self.spellings.is_empty() && self.trivia.is_empty()
+    }
+
+    /// Whether block sequences under a key are indented (the first source that has one).
+    pub fn seq_indent(&self) -> Option<bool> {
+        self.seq_indent
+    }
+
+    /// The spelling of the node whose span starts at `at`, while it still holds `node`'s value.
+    pub fn spelling(&self, at: u32, node: &Node) -> Option<&Spelling> {
+        let bit = at.checked_sub(self.base)? as usize;
+        if self.starts.get(bit / 64)? & (1 << (bit % 64)) == 0 {
+            return None;
+        }
+        let i = self.spellings.binary_search_by_key(&at, |s| s.at).ok()?;
+        let s = &self.spellings[i];
+        (s.value == *node).then_some(s)
+    }
+
+    /// The comments and blank lines before the line of offset `at` (a run whose next token
+    /// is on that line, before `at`). Returns its index, for [`StyleBook::trivia_at`].
+    pub fn leading(&self, at: u32) -> Option<usize> {
+        let i = self.trivia.partition_point(|t| t.to <= at).checked_sub(1)?;
+        let t = &self.trivia[i];
+        (at < t.to_line_end || at == t.to).then_some(i)
+    }
+
+    /// The comment at the end of the line that offset `at` is on: right after `at` (the end
+    /// of a value's token), or with `later`, after further tokens on the line (a key's `:`).
+    pub fn trailing(&self, at: u32, later: bool) -> Option<usize> {
+        let i = self.trivia.partition_point(|t| t.from < at);
+        let t = self.trivia.get(i)?;
+        let here = if later {
+            t.from_line <= at
+        } else {
+            t.from == at
+        };
+        (here && t.trailing.is_some()).then_some(i)
+    }
+
+    /// The comments after the last value of the text that offset `at` is in (when `at` is
+    /// in that text's last document).
+    pub fn closing(&self, at: u32) -> Option<usize> {
+        let b = self.bounds.partition_point(|b| b.0 <= at).checked_sub(1)?;
+        let end = self.bounds[b].1;
+        let i = self.trivia.partition_point(|t| t.from < at);
+        let k = self.trivia[i..].iter().position(|t| t.at_end)? + i;
+        (self.trivia[k].to <= end).then_some(k)
+    }
+
+    /// Drops every comment line that reads `line` (the header the output starts with, such
+    /// as `#cloud-config`, is not repeated where an input had it).
+    pub fn forget(&mut self, line: &str) {
+        for t in &mut self.trivia {
+            t.lines
+                .retain(|l| !matches!(l, Some((_, text)) if &**text == line));
+        }
+    }
+
+    /// Whether two offsets are in the same source.
+    pub fn same_source(&self, a: u32, b: u32) -> bool {
+        let of = |x: u32| self.bounds.partition_point(|s| s.0 <= x);
+        of(a) == of(b)
+    }
+
+    pub fn trivia_at(&self, i: usize) -> &Trivia {
+        &self.trivia[i]
+    }
+}
