@@ -9,6 +9,7 @@ mod datum;
 mod deckhand;
 mod heat;
 mod hiera;
+mod round_trip;
 mod yaml_suite;
 
 #[path = "../common/record.rs"]
