@@ -13,6 +13,7 @@ use crate::error::{Error, ErrorKind};
 use crate::frontend::ardana::write::{plan, Change, Status};
 use crate::frontend::{add_text_input, Settings};
 use crate::load;
+use crate::value::style::StyleSink;
 use crate::value::SourceMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -61,7 +62,9 @@ pub(super) fn run(action: &ArdanaAction, sources: &mut SourceMap) -> Option<Resu
             dir,
             dry_run,
         } => {
-            let settings = super::settings_of(common);
+            let mut settings = super::settings_of(common);
+            // A changed file keeps its comments and spellings where its values survive.
+            settings.load.styles = (!common.no_comments).then(StyleSink::default);
             Some(write(model, dir, *dry_run, &settings, sources))
         }
     }

@@ -196,6 +196,52 @@ fn write_of_an_unchanged_model_changes_no_file() {
     assert_eq!(tree(&dir), before, "byte-identical, comments and all");
 }
 
+/// Issues 14 and 17: a changed file keeps its comments, blank lines and spellings wherever its
+/// values survive; only the lines of the changed values differ (--no-comments: written afresh).
+#[test]
+fn a_changed_file_keeps_its_comments_and_spellings() {
+    let (_tmp, dir, mut model) = model_copy();
+    let servers = dir.join("data/servers.yml");
+    let text = std::fs::read_to_string(&servers).expect("read");
+    let commented = text
+        .replace("servers:\n", "# Keep the ids stable.\nservers:\n")
+        .replace(
+            "  - id: compute1\n",
+            "  # first compute node\n  - id: compute1\n",
+        )
+        .replace(
+            "  subnet: 192.168.10.0\n",
+            "  subnet: \"192.168.10.0\"  # quoted on purpose\n",
+        );
+    assert_ne!(
+        commented, text,
+        "the fixture has the lines this test comments"
+    );
+    std::fs::write(&servers, &commented).expect("write");
+    let im = &mut model["inputModel"];
+    for s in im["servers"].as_array_mut().expect("servers") {
+        if s["id"] == "compute1" {
+            s["ip-addr"] = serde_json::json!("192.168.10.77");
+        }
+    }
+    let json = write_json(&dir, &model);
+    let d = dir.display().to_string();
+    let plain = ardana(&["write", "--dry-run", "--no-comments", &json, &d]);
+    assert!(
+        plain.ok().contains("-# Keep the ids stable."),
+        "{}",
+        plain.ok()
+    );
+    let run = ardana(&["write", &json, &d]);
+    assert_eq!(
+        run.ok().lines().last(),
+        Some("0 added, 1 changed, 0 deleted, 6 unchanged")
+    );
+    let written = std::fs::read_to_string(&servers).expect("read");
+    let expected = commented.replace("192.168.10.7\n", "192.168.10.77\n");
+    assert_eq!(written, expected, "only the changed value's line differs");
+}
+
 #[test]
 fn write_follows_the_services_conventions_and_dry_run_shows_the_diffs() {
     let (_tmp, dir, mut model) = model_copy();

@@ -8,6 +8,7 @@
 //! them; `inputModel` in the files' order).
 
 mod combine;
+mod graft;
 mod walk;
 pub mod write;
 

@@ -15,12 +15,14 @@
 //! or climbs out with `..` (from the model JSON or a key value) is an error, as is a new file
 //! that would overwrite one written for another section.
 
+use super::graft::graft;
 use super::walk::{self, Entry};
 use crate::error::{Error, ErrorKind, Result};
 use crate::frontend::{add_text_input, Files, Settings};
 use crate::load;
 use crate::merge::key_text;
 use crate::value::py::py_str;
+use crate::value::style::StyleSink;
 use crate::value::{Key, Kind, Map, Node, SourceMap, Span};
 use std::path::Path;
 
@@ -332,9 +334,10 @@ fn finish(
     settings: &Settings,
 ) -> Result<Vec<Change>> {
     let mut changes: Vec<Change> = Vec::new();
+    let mut planned: Vec<(String, Node, Status, Option<String>)> = Vec::with_capacity(out.len());
     for (rel, content, span) in out {
         safe_rel(&rel, span)?;
-        if changes.iter().any(|c| c.rel == rel) {
+        if planned.iter().any(|(r, ..)| *r == rel) {
             return Err(bad(
                 format!("two parts of the model would be written to {rel}"),
                 span,
@@ -343,19 +346,25 @@ fn finish(
         }
         let node = Node::map(content, Span::NONE);
         let (old_text, old) = read(files, &dir.join(&rel), sources, settings)?;
-        let status = match &old {
-            Some(o) if o.py_eq(&node) => Status::Ignored,
-            Some(_) => Status::Changed,
-            None if old_text.is_some() => Status::Changed,
-            None => Status::Added,
+        let (status, node) = match &old {
+            Some(o) if o.py_eq(&node) => (Status::Ignored, node),
+            // What the file already holds is written with its comments and spellings.
+            Some(o) => (Status::Changed, graft(&node, o)),
+            None if old_text.is_some() => (Status::Changed, node),
+            None => (Status::Added, node),
         };
+        planned.push((rel, node, status, old_text));
+    }
+    let styles = settings.load.styles.as_ref().map(StyleSink::book);
+    for (rel, node, status, old) in planned {
         // Only a file that changes is written out (a large model has few of them).
-        let text = (status != Status::Ignored).then(|| crate::render::yaml::to_string(&node, None));
+        let text = (status != Status::Ignored)
+            .then(|| crate::render::yaml::to_string_styled(&node, None, styles.as_ref()));
         changes.push(Change {
             rel,
             status,
             text,
-            old: old_text,
+            old,
         });
     }
     // Model files nobody took: deleted, unless all they hold is empty lists the model lacks.
