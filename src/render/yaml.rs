@@ -519,6 +519,19 @@ impl<'a> Writer<'a> {
             }
             return;
         }
+        if let Some(s) = self.spelled(v, Form::Lines).filter(|_| block_indent > 0) {
+            self.out.push_str(sep);
+            self.out.push_str(&s.text);
+            for line in &s.lines {
+                self.out.push('\n');
+                if !line.is_empty() {
+                    self.indent(block_indent);
+                    self.out.push_str(line);
+                }
+            }
+            self.newline_spelled(v, None);
+            return;
+        }
         // An empty value stays empty after `key:` or `-`; a whole document says `null`.
         let spelled = self.spelled(v, Form::Inline);
         if let Some(s) = spelled.filter(|s| !s.text.is_empty() || !sep.is_empty()) {

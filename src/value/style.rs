@@ -17,6 +17,9 @@ pub enum Form {
     Inline,
     /// A literal or folded block scalar: header, then lines to indent afresh.
     Block,
+    /// A plain or quoted scalar over several lines: the first line after the key, then the
+    /// others (without their indentation: it means nothing inside such a scalar).
+    Lines,
 }
 
 /// A scalar or flow collection whose source text is not what the writer would write.
@@ -27,10 +30,11 @@ pub struct Spelling {
     /// The value as it was loaded: the spelling is used only while the node still equals it.
     pub value: Node,
     pub form: Form,
-    /// `Inline`: the text. `Block`: the header (`|`, `>-`, ...) without its comment.
+    /// `Inline`: the text. `Block`: the header (`|`, `>-`, ...) without its comment. `Lines`:
+    /// the first line.
     pub text: Box<str>,
-    /// `Block`: the content lines without their indentation (blank lines empty), and the
-    /// header line's comment with the spaces before it.
+    /// `Block`, `Lines`: the other lines without their indentation (blank lines empty); for
+    /// `Block`, the header line's comment with the spaces before it.
     pub lines: Vec<Box<str>>,
     pub comment: Option<Box<str>>,
 }

@@ -136,6 +136,22 @@ impl Gen {
                     self.after();
                 }
             }
+            5 if self.rng.chance(30) => {
+                // A plain or quoted scalar over several lines.
+                let (open, close) = [("", ""), ("\"", "\""), ("'", "'")][self.rng.below(3)];
+                self.out.push(' ');
+                self.out.push_str(open);
+                self.out.push_str("folded words");
+                for line in ["carry on", "", "after a blank line"] {
+                    self.out.push('\n');
+                    if !line.is_empty() {
+                        self.pad(indent + 2);
+                        self.out.push_str(line);
+                    }
+                }
+                self.out.push_str(close);
+                self.after();
+            }
             5 => {
                 let header = ["|", "|-", ">", ">-"][self.rng.below(4)];
                 self.out.push(' ');

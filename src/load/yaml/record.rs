@@ -82,11 +82,37 @@ impl<'a> Recorder<'a> {
         match slice.as_bytes().first() {
             Some(b'|' | b'>') => self.block(start, slice, node),
             Some(b'\'' | b'"') if one_line => self.push_inline(start, slice, node),
+            Some(b'\'' | b'"') => self.push_lines(start, slice, node),
             _ if plain && one_line && !canonical_plain(slice, &node.kind) && reads_back() => {
                 self.push_inline(start, slice, node)
             }
+            // A folded plain string: typed by its folded text, which must stay a string.
+            _ if plain && !one_line => {
+                if let Kind::Str(s) = &node.kind {
+                    if matches!(resolve_plain(s, self.version), Kind::Str(_)) {
+                        self.push_lines(start, slice, node);
+                    }
+                }
+            }
             _ => {}
         }
+    }
+
+    /// A flow scalar over several lines: its lines without their indentation.
+    fn push_lines(&mut self, start: usize, slice: &str, node: &Node) {
+        let mut lines = slice
+            .split('\n')
+            .map(|l| l.trim_end_matches('\r'))
+            .map(|l| l.trim_start_matches([' ', '\t']));
+        let first = lines.next().unwrap_or("");
+        self.spellings.push(Spelling {
+            at: self.abs(start),
+            value: node.clone(),
+            form: Form::Lines,
+            text: first.into(),
+            lines: lines.map(Into::into).collect(),
+            comment: None,
+        });
     }
 
     fn push_inline(&mut self, start: usize, slice: &str, node: &Node) {
