@@ -1,0 +1,145 @@
+//! Writing what people wrote (issue 17, docs/comments.md): a node's spelling while it still
+//! holds the value it was spelled for, the comments and blank lines above an entry, the
+//! comment on a value's line, and the comments closing the input the last line came from.
+//! All looked up by span in the run's `StyleBook`.
+
+use super::super::block::block_tag;
+use super::Writer;
+use crate::value::style::{Form, Spelling};
+use crate::value::Node;
+
+impl<'a> Writer<'a> {
+    /// How `v` was spelled in its source, if that is to be written (`form`) and it still
+    /// holds the value it was spelled for.
+    pub(super) fn spelled(&self, v: &Node, form: Form) -> Option<&'a Spelling> {
+        let book = self.styles?;
+        if v.span.is_none() {
+            return None;
+        }
+        book.spelling(v.span.start, v).filter(|s| s.form == form)
+    }
+
+    /// A flow collection written unchanged (`[a, b]`, `{x: 1}`).
+    /// Not with `--explain`: each item's line says where it came from.
+    pub(super) fn spelled_collection(&self, v: &Node) -> Option<&'a Spelling> {
+        if self.annotator.is_some() {
+            return None;
+        }
+        block_tag(v)?;
+        self.spelled(v, Form::Inline)
+    }
+
+    /// Where an entry's line is in its source: the value's own line when the value is a
+    /// scalar from another source than the key (the entry the value came from), else the key's.
+    pub(super) fn entry_line(&self, k: &Node, v: &Node) -> Option<u32> {
+        let book = self.styles?;
+        let scalar = block_tag(v).is_none() || self.spelled_collection(v).is_some();
+        let own_value = scalar && !v.span.is_none() && v.span.end > v.span.start;
+        if own_value && (k.span.is_none() || !book.same_source(k.span.start, v.span.start)) {
+            return Some(v.span.start);
+        }
+        (!k.span.is_none()).then_some(k.span.start)
+    }
+
+    /// The comment lines and blank lines written above the line of `at` in its source, put
+    /// above the entry about to be written (only at the start of an output line; a run once).
+    pub(super) fn leading_comments(&mut self, at: Option<u32>) {
+        let (Some(book), Some(at)) = (self.styles, at) else {
+            return;
+        };
+        let Some(i) = book.leading(at) else { return };
+        let t = book.trivia_at(i);
+        if t.lines.is_empty() {
+            return;
+        }
+        let line_start = self.out.rfind('\n').map_or(0, |p| p + 1);
+        if !self.out[line_start..].bytes().all(|b| b == b' ') || !self.used.insert((i, true)) {
+            return;
+        }
+        let indent = self.out.len() - line_start;
+        self.out.truncate(line_start);
+        self.comment_lines(&t.lines, indent as i64 - i64::from(t.to_col));
+        self.indent(indent);
+    }
+
+    /// Whole comment lines (and blank ones), shifted by `shift` columns.
+    pub(super) fn comment_lines(&mut self, lines: &[Option<(u32, Box<str>)>], shift: i64) {
+        for line in lines {
+            if let Some((col, text)) = line {
+                let col = (i64::from(*col) + shift).max(0);
+                self.indent(col as usize);
+                self.out.push_str(text);
+            }
+            self.out.push('\n');
+        }
+    }
+
+    /// The comment on the source line that ends at `at` (`later`: after more tokens), on this
+    /// line.
+    pub(super) fn trailing_comment(&mut self, at: Option<u32>, later: bool) {
+        let (Some(book), Some(at)) = (self.styles, at) else {
+            return;
+        };
+        if let Some(i) = book.trailing(at, later) {
+            if self.used.insert((i, false)) {
+                if let Some(c) = &book.trivia_at(i).trailing {
+                    self.out.push_str(c);
+                }
+            }
+        }
+    }
+
+    /// Comments after the last value of the source the document's last line came from.
+    pub(super) fn closing_comments(&mut self) {
+        let (Some(book), Some(at)) = (self.styles, self.last_at) else {
+            return;
+        };
+        if let Some(i) = book.closing(at) {
+            if self.used.insert((i, true)) {
+                self.comment_lines(&book.trivia_at(i).lines, 0);
+            }
+        }
+    }
+
+    /// `v` written as it was spelled (a block, several lines, one line) after `sep`, when it
+    /// has a spelling to keep; `false` when the writer writes it afresh.
+    pub(super) fn spelled_scalar(&mut self, v: &Node, block_indent: usize, sep: &str) -> bool {
+        if let Some(s) = self.spelled(v, Form::Block).filter(|_| block_indent > 0) {
+            self.out.push_str(sep);
+            self.out.push_str(&s.text);
+            self.newline_spelled(v, s.comment.as_deref());
+            for line in &s.lines {
+                if !line.is_empty() {
+                    self.indent(block_indent);
+                    self.out.push_str(line);
+                }
+                self.out.push('\n');
+            }
+            return true;
+        }
+        if let Some(s) = self.spelled(v, Form::Lines).filter(|_| block_indent > 0) {
+            self.out.push_str(sep);
+            self.out.push_str(&s.text);
+            for line in &s.lines {
+                self.out.push('\n');
+                if !line.is_empty() {
+                    self.indent(block_indent);
+                    self.out.push_str(line);
+                }
+            }
+            self.newline_spelled(v, None);
+            return true;
+        }
+        // An empty value stays empty after `key:` or `-`; a whole document says `null`.
+        let spelled = self.spelled(v, Form::Inline);
+        if let Some(s) = spelled.filter(|s| !s.text.is_empty() || !sep.is_empty()) {
+            if !s.text.is_empty() {
+                self.out.push_str(sep);
+                self.out.push_str(&s.text);
+            }
+            self.newline_spelled(v, None);
+            return true;
+        }
+        false
+    }
+}
