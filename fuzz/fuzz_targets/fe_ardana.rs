@@ -33,5 +33,5 @@ fuzz_target!(|data: &[u8]| {
     let settings = settings(flags);
     let mut sources = SourceMap::new();
     let result = ardana::read(&job, &mut MemFiles(files), &mut sources, &settings);
-    finish(result, &sources, flags);
+    finish(result, &sources, flags, &settings);
 });

@@ -20,5 +20,5 @@ fuzz_target!(|data: &[u8]| {
     let settings = settings(flags);
     let mut sources = SourceMap::new();
     let result = cloudinit::render(inputs, &mut sources, &settings);
-    finish(result, &sources, flags);
+    finish(result, &sources, flags, &settings);
 });

@@ -30,5 +30,5 @@ fuzz_target!(|data: &[u8]| {
     let settings = settings(flags);
     let mut sources = SourceMap::new();
     let result = deckhand::render(job, &mut sources, &settings);
-    finish(result, &sources, flags);
+    finish(result, &sources, flags, &settings);
 });

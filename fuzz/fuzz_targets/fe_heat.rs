@@ -34,5 +34,5 @@ fuzz_target!(|data: &[u8]| {
     let settings = settings(flags);
     let mut sources = SourceMap::new();
     let result = heat::render(job, &mut sources, &settings);
-    finish(result, &sources, flags);
+    finish(result, &sources, flags, &settings);
 });

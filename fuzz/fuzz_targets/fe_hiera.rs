@@ -67,5 +67,5 @@ fuzz_target!(|data: &[u8]| {
         }
         out.rendered
     });
-    finish(result, &sources, flags);
+    finish(result, &sources, flags, &settings);
 });

@@ -56,5 +56,5 @@ fuzz_target!(|data: &[u8]| {
         &mut sources,
         &settings,
     );
-    finish(result, &sources, flags);
+    finish(result, &sources, flags, &settings);
 });

@@ -23,5 +23,5 @@ fuzz_target!(|data: &[u8]| {
     let settings = settings(flags);
     let mut sources = SourceMap::new();
     let result = merge::render(inputs, how.as_deref(), rules, &mut sources, &settings);
-    finish(result, &sources, flags);
+    finish(result, &sources, flags, &settings);
 });

@@ -6,6 +6,7 @@
 //! segment whose first line is `@NAME` takes that name (the rest is its content), else it is
 //! named `in<N>.yaml`. The seed corpus in `fuzz/corpus/<target>/` is written this way.
 
+use strata::value::style::StyleSink;
 use strata::error::Error;
 use strata::frontend::{Input, Rendered, Settings};
 use strata::load::{LoadOptions, YamlVersion};
@@ -138,16 +139,22 @@ pub fn load_options(yaml12: bool) -> LoadOptions {
     }
 }
 
+/// The CLI's settings for these flags; with YAML output the inputs' comments and spellings
+/// are recorded, as the CLI does.
 pub fn settings(flags: Flags) -> Settings {
+    let mut load = load_options(flags.yaml12);
+    load.styles = (!flags.json).then(StyleSink::default);
     Settings {
-        load: load_options(flags.yaml12),
+        load,
         explain: flags.explain,
     }
 }
 
 /// What `cli::run` does after a front-end: warnings (or the first as an error under strict),
-/// then the rendered text in the chosen format, or the error message with its snippet.
-pub fn finish(result: Result<Rendered, Error>, sources: &SourceMap, flags: Flags) {
+/// then the rendered text in the chosen format, or the error message with its snippet. YAML is
+/// written keeping the inputs' spellings and comments, and must read back as the same data as
+/// the canonical writing (a kept spelling that a reader types otherwise is a finding).
+pub fn finish(result: Result<Rendered, Error>, sources: &SourceMap, flags: Flags, settings: &Settings) {
     let rendered = match result {
         Ok(r) => r,
         Err(e) => {
@@ -163,24 +170,73 @@ pub fn finish(result: Result<Rendered, Error>, sources: &SourceMap, flags: Flags
             let _ = first.clone().into_error().render(sources);
         }
     }
+    let book = settings.load.styles.as_ref().map(|s| {
+        let mut b = s.book();
+        if let Some(h) = rendered.header {
+            b.forget(h);
+        }
+        b
+    });
     let format = if flags.json {
         Format::Json
     } else {
         Format::Yaml
     };
-    let text = if flags.explain {
-        render::explain::render(&rendered, sources, format, None)
-    } else {
-        match format {
-            Format::Yaml if rendered.stream.is_some() => Ok(render::yaml::stream_to_string(
-                rendered.doc.as_list().unwrap_or_default(),
-            )),
-            Format::Yaml => Ok(render::yaml::to_string(&rendered.doc, rendered.header)),
-            Format::Json => render::json::to_string(&rendered.doc),
+    if flags.explain {
+        if format == Format::Yaml {
+            let mut out = Vec::new();
+            let _ = render::explain::write_yaml(&rendered, sources, None, book.as_ref(), &mut out);
+        } else if let Err(e) = render::explain::render(&rendered, sources, format, None) {
+            let _ = e.render(sources);
         }
+        return;
+    }
+    match format {
+        Format::Yaml => {
+            let docs: Vec<Node> = match (&rendered.stream, rendered.doc.as_list()) {
+                (Some(_), Some(list)) => list.to_vec(),
+                _ => vec![rendered.doc.clone()],
+            };
+            let (kept, plain) = if rendered.stream.is_some() {
+                let mut kept = Vec::new();
+                let _ = render::yaml::write_stream(&docs, book.as_ref(), &mut kept);
+                let kept = String::from_utf8(kept).expect("UTF-8");
+                (kept, render::yaml::stream_to_string(&docs))
+            } else {
+                (
+                    render::yaml::to_string_styled(&rendered.doc, rendered.header, book.as_ref()),
+                    render::yaml::to_string(&rendered.doc, rendered.header),
+                )
+            };
+            same_data(&kept, &plain, flags);
+        }
+        Format::Json => {
+            if let Err(e) = render::json::to_string(&rendered.doc) {
+                let _ = e.render(sources);
+            }
+        }
+    }
+}
+
+/// The output keeping what people wrote reads as the canonical output does.
+fn same_data(kept: &str, plain: &str, flags: Flags) {
+    let opts = LoadOptions {
+        alias_budget: usize::MAX,
+        ..load_options(flags.yaml12)
     };
-    if let Err(e) = text {
-        let _ = e.render(sources);
+    let load = |text: &str| {
+        let mut sources = SourceMap::new();
+        let id = sources.add("out.yaml", text.to_string());
+        let mut w = Vec::new();
+        strata::load::yaml::load_stream(text, id, &opts, &mut w).map_err(|e| e.render(&sources))
+    };
+    let Ok(want) = load(plain) else { return };
+    match load(kept) {
+        Ok(got) => assert!(
+            got == want,
+            "the output keeping spellings reads as other data\n--- kept\n{kept}\n--- canonical\n{plain}"
+        ),
+        Err(e) => panic!("the output keeping spellings does not load: {e}\n--- kept\n{kept}\n--- canonical\n{plain}"),
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::util::{strata, Run};
 use serde_json::Value;
+use std::process::Command;
 
 fn ardana(args: &[&str]) -> Run {
     let mut argv = vec!["ardana"];
@@ -277,6 +278,63 @@ fn write_into_a_read_only_directory_changes_nothing() {
     assert!(err.contains("data/"), "{err}");
     assert!(err.to_lowercase().contains("permission denied"), "{err}");
     assert_eq!(tree(&dir), before, "nothing half-written");
+}
+
+/// A full disk: the model directory on a small tmpfs that the new files do not fit on. Exit 1
+/// naming the file and the cause; every file as it was, no temporary file left. Needs to mount
+/// a tmpfs (root with CAP_SYS_ADMIN); skipped with a notice where that is not allowed.
+#[test]
+fn write_onto_a_full_disk_changes_nothing() {
+    struct Mounted(std::path::PathBuf);
+    impl Drop for Mounted {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mnt = tmp.path().join("disk");
+    std::fs::create_dir(&mnt).expect("mkdir");
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=128k", "tmpfs"])
+        .arg(&mnt)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("ardana: full-disk test skipped: cannot mount a tmpfs here");
+        return;
+    }
+    let _guard = Mounted(mnt.clone());
+    let dir = mnt.join("model");
+    copy_dir(&crate::util::fixtures().join("ardana/model"), &dir);
+    let run = ardana(&["read", &dir.display().to_string()]);
+    let mut model: Value = serde_json::from_str(run.ok()).expect("JSON");
+    model["inputModel"]["servers"]
+        .as_array_mut()
+        .expect("servers")
+        .push(serde_json::json!({
+            "id": "compute2", "ip-addr": "192.168.10.8", "role": "COMPUTE-ROLE",
+            "notes": "x".repeat(60_000),
+        }));
+    model["inputModel"]["firewall"] = serde_json::json!({"enabled": true});
+    let json = tmp.path().join("model.json");
+    std::fs::write(&json, serde_json::to_string(&model).expect("JSON")).expect("write");
+    // Fill the disk but for a few blocks.
+    std::fs::write(mnt.join("filler"), vec![0u8; 60 * 1024]).expect("filler");
+    let before = tree(&dir);
+    let run = ardana(&[
+        "write",
+        &json.display().to_string(),
+        &dir.display().to_string(),
+    ]);
+    let err = run.fails(1).to_string();
+    assert!(err.contains("No space left on device"), "{err}");
+    assert!(err.contains("data/"), "{err}");
+    assert_eq!(
+        tree(&dir),
+        before,
+        "nothing half-written, no temporary file left"
+    );
 }
 
 #[test]

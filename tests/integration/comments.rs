@@ -390,3 +390,41 @@ fn the_generator_writes_comments_and_spellings() {
         );
     }
 }
+
+/// Spellings that cannot stand where the output puts them are written afresh (found by
+/// fuzzing): a null key written as nothing (`? ` with no key), a plain scalar holding a lone
+/// carriage return (a line break to a reader), a plain scalar starting with a byte-order mark.
+/// Each output reads as the same data as the canonical one.
+#[test]
+fn spellings_that_cannot_stand_are_written_afresh() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases: [(&str, &[u8]); 3] = [
+        ("null-key", b"a: 1\n?\n: x\nb: 2\n"),
+        ("lone-cr", b"a: {x: 12;34\r56 tail}\nb: {y: 2}\n"),
+        ("bom", b" \xef\xbb\xbf[name]tail\n"),
+    ];
+    for (name, bytes) in cases {
+        let input = dir.path().join(format!("{name}.yaml"));
+        std::fs::write(&input, bytes).expect("write");
+        let kept = command().arg("merge").arg(&input).output().expect("run");
+        let plain = command()
+            .args(["merge", "--no-comments"])
+            .arg(&input)
+            .output()
+            .expect("run");
+        assert!(
+            kept.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&kept.stderr)
+        );
+        let (a, b) = (dir.path().join("a.yaml"), dir.path().join("b.yaml"));
+        std::fs::write(&a, &kept.stdout).expect("write");
+        std::fs::write(&b, &plain.stdout).expect("write");
+        assert_eq!(
+            json_of(&a),
+            json_of(&b),
+            "{name}: kept output\n{}",
+            String::from_utf8_lossy(&kept.stdout)
+        );
+    }
+}

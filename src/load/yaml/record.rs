@@ -5,7 +5,7 @@
 //! a key is indented. Only done when the run asked for it (`LoadOptions::styles`); the result
 //! is plain data (`value::style`) keyed by offsets.
 
-use crate::load::canon::{float_text, plain_ok};
+use crate::load::canon::{float_text, plain_ok, printable};
 use crate::load::resolve::is_ambiguous;
 use crate::load::resolve::{is_timestamp, resolve_plain, YamlVersion};
 use crate::value::style::{Form, Spelling, Styles, Trivia};
@@ -78,12 +78,21 @@ impl<'a> Recorder<'a> {
         if tagged {
             return;
         }
+        if odd_breaks(slice) {
+            // NEL, LS, PS or a lone CR: left to the writer.
+            return;
+        }
         let one_line = !slice.contains(['\n', '\r']);
         match slice.as_bytes().first() {
             Some(b'|' | b'>') => self.block(start, slice, node),
             Some(b'\'' | b'"') if one_line => self.push_inline(start, slice, node),
             Some(b'\'' | b'"') => self.push_lines(start, slice, node),
-            _ if plain && one_line && !canonical_plain(slice, &node.kind) && reads_back() => {
+            _ if plain
+                && one_line
+                && !canonical_plain(slice, &node.kind)
+                && reads_back()
+                && slice.chars().all(|c| printable(c) || c == '\t') =>
+            {
                 self.push_inline(start, slice, node)
             }
             // A folded plain string: typed by its folded text, which must stay a string.
@@ -218,7 +227,9 @@ impl<'a> Recorder<'a> {
     }
 
     fn trivia(&self, (from, to): (usize, usize)) -> Option<Trivia> {
-        self.text.get(from..to)?;
+        if odd_breaks(self.text.get(from..to)?) {
+            return None;
+        }
         let from_line = self.line_start(from);
         // Whole lines start at `from`'s line when only indentation stands before it.
         let mid_line = self.text[from_line..from].bytes().any(|b| b != b' ');
@@ -314,4 +325,17 @@ fn float_is(f: f64, slice: &str) -> bool {
         return slice == float_text(f);
     }
     text == slice.as_bytes()
+}
+
+/// Line breaks other than `\n` and `\r\n` (NEL, LS, PS, a lone CR): text holding them is
+/// left to the writer, which escapes them.
+fn odd_breaks(s: &str) -> bool {
+    let b = s.as_bytes();
+    if !b.iter().any(|&c| c == b'\r' || c >= 0xc2) {
+        return false;
+    }
+    s.contains(['\u{85}', '\u{2028}', '\u{2029}'])
+        || b.iter()
+            .enumerate()
+            .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'))
 }

@@ -260,7 +260,8 @@ impl<'a> Writer<'a> {
     /// `key: value`, the value on this line or as a block below.
     fn entry(&mut self, k: &Node, v: &Node, indent: usize, enter: bool) {
         let at = self.out.len();
-        match self.spelled(k, Form::Inline) {
+        // An empty spelling (a null key written as nothing) is no key: written afresh.
+        match self.spelled(k, Form::Inline).filter(|s| !s.text.is_empty()) {
             Some(s) => self.out.push_str(&s.text),
             None => write_key(&mut self.out, k),
         }
