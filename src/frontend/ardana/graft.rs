@@ -4,7 +4,8 @@
 //! and spellings. The new content decides the values and their order; the old tree only lends
 //! its nodes.
 //!
-//! Matching: map entries by key (the file's key node is kept); list items equal to an old item
+//! Matching: map entries by key (the file's key node and the file's key order are kept; new
+//! keys follow in the model's order); list items equal to an old item
 //! first, then maps by the same `name` or `id` (the key fields Ardana's lists use), then by
 //! position. A scalar that changed under a kept key keeps the old scalar's place, so the
 //! comments of its line and above its key stay (its spelling does not: the value differs).
@@ -19,12 +20,17 @@ pub fn graft(new: &Node, old: &Node) -> Node {
     }
     match (&new.kind, &old.kind) {
         (Kind::Map(m), Kind::Map(o)) => {
+            // The file's keys in the file's order, then the new ones in the model's.
             let mut out = Map::with_capacity(m.len());
+            for (ok, ov) in o.iter() {
+                if let Some(v) = m.get(ok) {
+                    out.insert(ok.clone(), graft(v, ov));
+                }
+            }
             for (k, v) in m.iter() {
-                match o.get_index_of(k).and_then(|i| o.get_index(i)) {
-                    Some((ok, ov)) => out.insert(ok.clone(), graft(v, ov)),
-                    None => out.insert(k.clone(), v.clone()),
-                };
+                if !o.contains_key(k) {
+                    out.insert(k.clone(), v.clone());
+                }
             }
             Node::map(out, old.span)
         }
