@@ -206,12 +206,6 @@ impl StyleBook {
         }
     }
 
-    /// Whether two offsets are in the same source.
-    pub fn same_source(&self, a: u32, b: u32) -> bool {
-        let of = |x: u32| self.bounds.partition_point(|s| s.0 <= x);
-        of(a) == of(b)
-    }
-
     pub fn trivia_at(&self, i: usize) -> &Trivia {
         &self.trivia[i]
     }

@@ -428,3 +428,11 @@ fn spellings_that_cannot_stand_are_written_afresh() {
         );
     }
 }
+
+/// Deckhand: a document's comments written above its `---` stay with the document (after the
+/// marker strata writes), wherever the document lands in Deckhand's order.
+#[test]
+fn deckhand_documents_keep_the_comments_above_their_marker() {
+    let run = strata(&["deckhand", "comments/deckhand/site.yaml"]);
+    insta::assert_snapshot!("comments_deckhand", run.ok());
+}

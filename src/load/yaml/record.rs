@@ -216,7 +216,11 @@ impl<'a> Recorder<'a> {
 
     /// The styles of the text: these spellings, and the gaps the scanner noted.
     pub fn finish(self, runs: &[(usize, usize)]) -> Styles {
-        let trivia = runs.iter().filter_map(|&r| self.trivia(r)).collect();
+        let trivia = self
+            .across_markers(runs)
+            .into_iter()
+            .filter_map(|r| self.trivia(r))
+            .collect();
         Styles {
             source: self.source,
             len: u32::try_from(self.text.len()).unwrap_or(u32::MAX),
@@ -224,6 +228,47 @@ impl<'a> Recorder<'a> {
             trivia,
             seq_indent: self.seq_indent,
         }
+    }
+
+    /// A document's comments are often written above its `---`: the comment lines directly
+    /// above a bare `---` line (each starting at column 0, no blank line between) are joined
+    /// with what follows the marker, so they stay with the document's first entry (the marker
+    /// itself is the writer's to write). The same lines start the piece a long stream is cut
+    /// into (`split.rs`), so the result is the same for any `--jobs`.
+    fn across_markers(&self, runs: &[(usize, usize)]) -> Vec<(usize, usize)> {
+        let b = self.text.as_bytes();
+        let mut out: Vec<(usize, usize)> = Vec::with_capacity(runs.len());
+        let mut i = 0;
+        while i < runs.len() {
+            let (from, to) = runs[i];
+            i += 1;
+            let rest = &self.text[to.min(self.text.len())..];
+            let line_end = rest.find('\n').map_or(rest.len(), |k| k + 1);
+            let bare = rest.starts_with("---") && rest[3..line_end].trim().is_empty();
+            if !bare || self.line_start(to) != to {
+                out.push((from, to));
+                continue;
+            }
+            let block = comments_above(self.text, to).max(from);
+            if from < block {
+                out.push((from, block));
+            }
+            // The first token after the marker line.
+            let mut next = to + line_end;
+            while next < b.len() && matches!(b[next], b' ' | b'\n' | b'\r') {
+                next += 1;
+            }
+            match runs.get(i) {
+                // The comments after the marker: one run from the block to after them.
+                Some(&(f2, t2)) if f2 == to + 3 => {
+                    out.push((block, t2));
+                    i += 1;
+                }
+                _ if next < b.len() && b[next] != b'#' => out.push((block, next)),
+                _ => out.push((block, to)),
+            }
+        }
+        out
     }
 
     fn trivia(&self, (from, to): (usize, usize)) -> Option<Trivia> {
@@ -253,12 +298,13 @@ impl<'a> Recorder<'a> {
                 break;
             }
             let body = line.trim_start_matches(' ');
-            lines.push(if body.starts_with('#') {
+            if body.starts_with('#') {
                 let col = line[..line.len() - body.len()].chars().count();
-                Some((col as u32, body.trim_end().into()))
-            } else {
-                None
-            });
+                lines.push(Some((col as u32, body.trim_end().into())));
+            } else if body.trim_end().is_empty() {
+                lines.push(None);
+            }
+            // Else a `---` line joined by `across_markers`: not written.
         }
         if self.text.len() == to && lines.last() == Some(&None) {
             // The text's final line break.
@@ -338,4 +384,19 @@ fn odd_breaks(s: &str) -> bool {
         || b.iter()
             .enumerate()
             .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'))
+}
+
+/// Where the comment lines directly above the line at `line` start: lines starting with `#`
+/// at column 0, none blank (`line` itself when there are none).
+pub(super) fn comments_above(text: &str, line: usize) -> usize {
+    let mut at = line;
+    while at > 0 {
+        let before = &text[..at - 1];
+        let start = before.rfind('\n').map_or(0, |i| i + 1);
+        if !text[start..].starts_with('#') {
+            break;
+        }
+        at = start;
+    }
+    at
 }

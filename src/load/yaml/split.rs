@@ -95,10 +95,17 @@ fn cuts(text: &str, jobs: usize, min_piece: usize) -> Vec<usize> {
         let line = from + found + 1;
         let after = bytes.get(line + 3);
         let starts_document = matches!(after, None | Some(b' ' | b'\t' | b'\r' | b'\n'));
-        let before = &text[..line - 1];
+        // The comment lines right above the marker go with the document after it (as
+        // `record.rs` keeps them): the piece starts with them.
+        let cut = super::record::comments_above(text, line);
+        let before = &text[..cut.saturating_sub(1)];
         let previous = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-        if starts_document && !previous.starts_with('%') && text.len() - line >= min_piece / 2 {
-            out.push(line);
+        if starts_document
+            && cut > 0
+            && !previous.starts_with('%')
+            && text.len() - line >= min_piece / 2
+        {
+            out.push(cut);
             from = line + size;
         } else {
             from = line + 3;

@@ -29,13 +29,12 @@ impl<'a> Writer<'a> {
         self.spelled(v, Form::Inline)
     }
 
-    /// Where an entry's line is in its source: the value's own line when the value is a
-    /// scalar from another source than the key (the entry the value came from), else the key's.
+    /// Where an entry's line is in its source: a scalar value's own line (the entry of the
+    /// input the value came from, also when another input gave the key), else the key's.
     pub(super) fn entry_line(&self, k: &Node, v: &Node) -> Option<u32> {
-        let book = self.styles?;
         let scalar = block_tag(v).is_none() || self.spelled_collection(v).is_some();
-        let own_value = scalar && !v.span.is_none() && v.span.end > v.span.start;
-        if own_value && (k.span.is_none() || !book.same_source(k.span.start, v.span.start)) {
+        // An empty value's place is after the `:`; its key's line says more.
+        if scalar && !v.span.is_none() && v.span.end > v.span.start {
             return Some(v.span.start);
         }
         (!k.span.is_none()).then_some(k.span.start)
