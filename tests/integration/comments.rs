@@ -436,3 +436,20 @@ fn deckhand_documents_keep_the_comments_above_their_marker() {
     let run = strata(&["deckhand", "comments/deckhand/site.yaml"]);
     insta::assert_snapshot!("comments_deckhand", run.ok());
 }
+
+/// A comment glued to a flow collection (`[3]#note`, a comment to PyYAML) stays a comment
+/// when the collection is written as a block below its key (found by fuzzing: `a:#note`).
+#[test]
+fn a_glued_comment_stays_a_comment() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (a, b) = (dir.path().join("a.yaml"), dir.path().join("b.yaml"));
+    std::fs::write(&a, "a: [3]#note\nb: 1\n").expect("write");
+    std::fs::write(&b, "a: [4]\n").expect("write");
+    let out = command()
+        .args(["merge", "--how", "dict(recurse_list)+list(append)"])
+        .args([&a, &b])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("a: #note\n  - 3\n  - 4\n"), "{text}");
+}

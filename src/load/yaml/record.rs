@@ -152,7 +152,7 @@ impl<'a> Recorder<'a> {
         let comment = after
             .trim_start()
             .starts_with('#')
-            .then(|| after.trim_end().into());
+            .then(|| spaced(after.trim_end()));
         let mut raw: Vec<&str> = rest.split('\n').map(|l| l.trim_end_matches('\r')).collect();
         if raw.last() == Some(&"") {
             raw.pop();
@@ -287,7 +287,7 @@ impl<'a> Recorder<'a> {
             // The rest of the line the token before ends.
             let rest = pieces.next().unwrap_or("");
             if rest.trim_start().starts_with('#') {
-                trailing = Some(rest.trim_end().into());
+                trailing = Some(spaced(rest.trim_end()));
             }
         }
         // The whole lines: every piece but the last (the next token's indentation).
@@ -399,4 +399,14 @@ pub(super) fn comments_above(text: &str, line: usize) -> usize {
         at = start;
     }
     at
+}
+
+/// A comment after a token, with a space before its `#` (PyYAML also reads `[a]#note` as a
+/// comment; written after `key:` it would not be one).
+fn spaced(comment: &str) -> Box<str> {
+    if comment.starts_with([' ', '\t']) {
+        comment.into()
+    } else {
+        format!(" {comment}").into()
+    }
 }
