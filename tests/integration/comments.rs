@@ -393,15 +393,17 @@ fn the_generator_writes_comments_and_spellings() {
 
 /// Spellings that cannot stand where the output puts them are written afresh (found by
 /// fuzzing): a null key written as nothing (`? ` with no key), a plain scalar holding a lone
-/// carriage return (a line break to a reader), a plain scalar starting with a byte-order mark.
+/// carriage return (a line break to a reader), a plain scalar starting with a byte-order mark,
+/// a `|` block ending the text without a line break (its value has none).
 /// Each output reads as the same data as the canonical one.
 #[test]
 fn spellings_that_cannot_stand_are_written_afresh() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let cases: [(&str, &[u8]); 3] = [
+    let cases: [(&str, &[u8]); 4] = [
         ("null-key", b"a: 1\n?\n: x\nb: 2\n"),
         ("lone-cr", b"a: {x: 12;34\r56 tail}\nb: {y: 2}\n"),
         ("bom", b" \xef\xbb\xbf[name]tail\n"),
+        ("block-at-eof", b"a: |\n  no line break at the end"),
     ];
     for (name, bytes) in cases {
         let input = dir.path().join(format!("{name}.yaml"));

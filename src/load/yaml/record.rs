@@ -149,6 +149,11 @@ impl<'a> Recorder<'a> {
         if indicators.bytes().any(|b| b.is_ascii_digit()) {
             return;
         }
+        // A block ending the text without a line break has none in its value either (unless
+        // stripped anyway): written with one, it would read otherwise.
+        if !slice.ends_with('\n') && !indicators.contains('-') {
+            return;
+        }
         let comment = after
             .trim_start()
             .starts_with('#')
