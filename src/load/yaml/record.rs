@@ -78,18 +78,24 @@ impl<'a> Recorder<'a> {
         if tagged {
             return;
         }
-        if odd_breaks(slice) {
+        // One pass over the bytes: line breaks, and anything but ASCII or a CR.
+        let (mut breaks, mut other) = (false, false);
+        for &c in slice.as_bytes() {
+            breaks |= c == b'\n';
+            other |= c == b'\r' || c >= 0x80;
+        }
+        if other && odd_breaks(slice) {
             // NEL, LS, PS or a lone CR: left to the writer.
             return;
         }
-        let one_line = !slice.contains(['\n', '\r']);
+        let one_line = !breaks;
         match slice.as_bytes().first() {
             Some(b'|' | b'>') => self.block(start, slice, node),
             Some(b'\'' | b'"') if one_line => self.push_inline(start, slice, node),
             Some(b'\'' | b'"') => self.push_lines(start, slice, node),
             _ if plain
                 && one_line
-                && !canonical_plain(slice, &node.kind)
+                && !canonical_plain(slice, &node.kind, !other)
                 && reads_back()
                 && slice.chars().all(|c| printable(c) || c == '\t') =>
             {
@@ -332,20 +338,19 @@ impl<'a> Recorder<'a> {
     }
 }
 
-/// Whether the writer writes this plain scalar's value as it is spelled.
-fn canonical_plain(slice: &str, kind: &Kind) -> bool {
+/// Whether the writer writes this plain scalar's value as it is spelled (`ascii`: the slice is
+/// all ASCII; a one-line plain scalar's value is its slice).
+fn canonical_plain(slice: &str, kind: &Kind, ascii: bool) -> bool {
     match kind {
         // A plain scalar read as a string: the writer writes it as it is unless it starts
         // with an indicator it may start with when plain, is a word another reader types
         // (`1e3` in YAML 1.2), or holds characters only `plain_ok`'s full check knows.
         Kind::Str(s) => {
-            slice == &**s
-                && !matches!(
-                    s.as_bytes().first(),
-                    Some(b'-' | b'?' | b':' | b'.' | b'=' | b'<')
-                )
-                && !is_ambiguous(s)
-                && (s.is_ascii() || plain_ok(s))
+            !matches!(
+                s.as_bytes().first(),
+                Some(b'-' | b'?' | b':' | b'.' | b'=' | b'<')
+            ) && !is_ambiguous(s)
+                && (ascii || plain_ok(s))
         }
         Kind::Int(_) => {
             let digits = slice.strip_prefix('-').unwrap_or(slice);
