@@ -35,7 +35,7 @@ fn load_in_pieces(
     min_piece: usize,
 ) -> Result<Vec<Node>> {
     let cuts = if opts.jobs > 1 {
-        cuts(text, opts.jobs, min_piece)
+        cuts(text, opts.jobs, min_piece, opts.styles.is_some())
     } else {
         Vec::new()
     };
@@ -82,7 +82,7 @@ fn load_in_pieces(
 
 /// Where to cut `text` (byte offsets of `---` lines), about `4 * jobs` pieces of at least
 /// `min_piece` bytes; empty when the text is too short to be worth it.
-fn cuts(text: &str, jobs: usize, min_piece: usize) -> Vec<usize> {
+fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> Vec<usize> {
     let size = (text.len() / (jobs * 4)).max(min_piece);
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -95,9 +95,16 @@ fn cuts(text: &str, jobs: usize, min_piece: usize) -> Vec<usize> {
         let line = from + found + 1;
         let after = bytes.get(line + 3);
         let starts_document = matches!(after, None | Some(b' ' | b'\t' | b'\r' | b'\n'));
-        // The comment lines right above the marker go with the document after it (as
-        // `record.rs` keeps them): the piece starts with them.
-        let cut = super::record::comments_above(text, line);
+        // When comments are kept, the comment lines right above the marker go with the
+        // document after it (as `record.rs` keeps them): the piece starts with them. (The
+        // document before then ends at its last line instead of the marker, so its root's span
+        // ends there; without styles the cut stays at the marker, and every span is the one
+        // pass's.)
+        let cut = if styles {
+            super::record::comments_above(text, line)
+        } else {
+            line
+        };
         let before = &text[..cut.saturating_sub(1)];
         let previous = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
         if starts_document
@@ -143,17 +150,17 @@ mod tests {
     #[test]
     fn cuts_fall_on_document_starts_only() {
         let text = stream(1_000);
-        let found = cuts(&text, 4, PIECE);
+        let found = cuts(&text, 4, PIECE, false);
         assert!(found.len() > 4, "{} cuts", found.len());
         for c in found {
             assert!(text[c..].starts_with("---\nschema"), "cut at {c}");
         }
         assert!(
-            cuts(&stream(10), 4, PIECE).is_empty(),
+            cuts(&stream(10), 4, PIECE, false).is_empty(),
             "a short stream is not cut"
         );
         let directive = "%YAML 1.1\n---\na: 1\n".repeat(2_000);
-        for c in cuts(&directive, 4, PIECE) {
+        for c in cuts(&directive, 4, PIECE, false) {
             assert!(
                 !directive[..c].ends_with("%YAML 1.1\n"),
                 "cut after a directive"
@@ -166,7 +173,7 @@ mod tests {
         // The first search starts at byte `size`, here inside 'é' (fuzz finding).
         let text = format!("\u{feff}é{}", "\n---\nk: v".repeat(4));
         for size in 0..8 {
-            for c in cuts(&text, 1, size) {
+            for c in cuts(&text, 1, size, false) {
                 assert!(text[c..].starts_with("---"), "{c}");
             }
         }
