@@ -170,13 +170,11 @@ pub fn finish(result: Result<Rendered, Error>, sources: &SourceMap, flags: Flags
             let _ = first.clone().into_error().render(sources);
         }
     }
-    let book = settings.load.styles.as_ref().map(|s| {
-        let mut b = s.book();
-        if let Some(h) = rendered.header {
-            b.forget(h);
-        }
-        b
-    });
+    let book = settings
+        .load
+        .styles
+        .as_ref()
+        .map(|s| s.book_under(rendered.header));
     let format = if flags.json {
         Format::Json
     } else {

@@ -541,13 +541,7 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     let out = common.out.clone().filter(|p| p.as_os_str() != "-");
     let strict = common.strict;
     let mut rendered = dispatch(command, sources, &settings, &mut Disk::strict())?;
-    let styles = styles.map(|s| {
-        let mut book = s.book();
-        if let Some(h) = rendered.header {
-            book.forget(h);
-        }
-        book
-    });
+    let styles = styles.map(|s| s.book_under(rendered.header));
     if format == Format::Json {
         // Binary data and sets have no JSON type: say what they become.
         let notes = render::json::lossy(&rendered.doc);

@@ -93,6 +93,16 @@ impl StyleSink {
         let all = self.0.lock().map(|mut v| std::mem::take(&mut *v));
         StyleBook::new(all.unwrap_or_default())
     }
+
+    /// The book for an output that starts with `header` (such as `#cloud-config`): the same
+    /// line where an input had it is not repeated.
+    pub fn book_under(&self, header: Option<&str>) -> StyleBook {
+        let mut book = self.book();
+        if let Some(h) = header {
+            book.forget(h);
+        }
+        book
+    }
 }
 
 /// Every source's styles, looked up by offset.
@@ -199,7 +209,7 @@ impl StyleBook {
 
     /// Drops every comment line that reads `line` (the header the output starts with, such
     /// as `#cloud-config`, is not repeated where an input had it).
-    pub fn forget(&mut self, line: &str) {
+    fn forget(&mut self, line: &str) {
         for t in &mut self.trivia {
             t.lines
                 .retain(|l| !matches!(l, Some((_, text)) if &**text == line));

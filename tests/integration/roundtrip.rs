@@ -156,7 +156,7 @@ fn corpus() -> serde_json::Value {
     serde_json::json!({"strings": strings, "as_keys": map, "numbers": numbers, "nested": {"list": [[], {}, [["deep"]], {"a": {"b": null}}]}})
 }
 
-fn python_has_pyyaml() -> bool {
+pub(crate) fn python_has_pyyaml() -> bool {
     Command::new("python3")
         .args(["-c", "import yaml"])
         .status()

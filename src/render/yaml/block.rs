@@ -46,15 +46,19 @@ pub(super) fn block_tag(n: &Node) -> Option<Block> {
 }
 
 /// `!!omap` / `!!pairs` when every item is a two-item tuple.
+/// Asked of every list the writer meets: nothing is allocated unless every item is such a pair.
 pub(super) fn pairs_tag(items: &[Node]) -> Option<&'static str> {
+    let pairs = items
+        .iter()
+        .all(|item| matches!(&item.kind, Kind::Tuple(kv) if kv.len() == 2));
+    if !pairs {
+        return None;
+    }
     let mut keys = std::collections::HashSet::with_capacity(items.len());
     let mut repeats = false;
     for item in items {
-        match &item.kind {
-            Kind::Tuple(kv) if kv.len() == 2 => {
-                repeats |= !keys.insert(Key(kv[0].clone()));
-            }
-            _ => return None,
+        if let Kind::Tuple(kv) = &item.kind {
+            repeats |= !keys.insert(Key(kv[0].clone()));
         }
     }
     Some(if repeats { "!!pairs" } else { "!!omap" })

@@ -22,7 +22,7 @@ impl<'a> Writer<'a> {
     /// A flow collection written unchanged (`[a, b]`, `{x: 1}`).
     /// Not with `--explain`: each item's line says where it came from.
     pub(super) fn spelled_collection(&self, v: &Node) -> Option<&'a Spelling> {
-        if self.annotator.is_some() {
+        if self.styles.is_none() || self.annotator.is_some() {
             return None;
         }
         block_tag(v)?;
