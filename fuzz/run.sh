@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 
 secs="${1:-30}"
 shift || true
-all=(yaml_load json_load mime_load merge_how rules fe_cloud_init fe_merge fe_heat fe_lookup fe_hiera fe_deckhand fe_ardana fe_ardana_write)
+all=(yaml_load json_load mime_load merge_how rules fe_cloud_init fe_merge fe_heat fe_lookup fe_hiera fe_deckhand fe_ardana fe_ardana_write hiera_slice)
 if [ "$#" -gt 0 ]; then targets=("$@"); else targets=("${all[@]}"); fi
 
 export RUSTC_BOOTSTRAP=1

@@ -68,7 +68,7 @@ pub(crate) struct DiskFiles;
 impl crate::frontend::Files for DiskFiles {
     fn read(&mut self, p: &FsPath) -> Result<Option<Input>, Error> {
         let mut disk = super::tree::Disk::strict();
-        super::tree::TreeFiles(&mut disk).read(p)
+        super::tree::TreeFiles::new(&mut disk).read(p)
     }
     fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)> {
         super::tree::Disk::strict().list(dir)
@@ -90,8 +90,10 @@ pub(super) fn run_explain_levels(command: Command, sources: &mut SourceMap) -> R
         return Ok(());
     };
     let settings = super::settings_of(&common);
-    let job = hiera_job(key, &h, facts, hiera_opts, &mut super::tree::Disk::strict())?;
-    let out = crate::frontend::hiera::render(job, &mut DiskFiles, sources, &settings)?;
+    let mut disk = super::tree::Disk::strict();
+    let job = hiera_job(key, &h, facts, hiera_opts, &mut disk)?;
+    let mut files = super::tree::TreeFiles::indexed(&mut disk);
+    let out = crate::frontend::hiera::render(job, &mut files, sources, &settings)?;
     super::report_warnings(&out.rendered, sources, common.strict)?;
     let text = out.report.unwrap_or_default();
     let mut emit = |w: &mut dyn Write| w.write_all(text.as_bytes());

@@ -16,6 +16,7 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 mod ardana;
+mod cache;
 mod colour;
 mod diff;
 mod docs;
@@ -122,7 +123,8 @@ enum Command {
         /// Node file whose properties resolve the Datum precedence.
         #[arg(long, value_name = "NODE.yml", requires = "datum")]
         node: Option<String>,
-        /// hiera.yaml (Hiera 5).
+        /// hiera.yaml (Hiera 5). A one-key lookup reuses the indexes of data files kept in
+        /// the cache folder ($STRATA_CACHE_DIR, else ~/.cache/strata; empty: off).
         #[arg(long, value_name = "hiera.yaml")]
         hiera: Option<String>,
         /// Facts for Hiera interpolation.
@@ -366,7 +368,7 @@ fn dispatch(
         Command::Ardana { action } => match action {
             ArdanaAction::Read { dir, .. } => {
                 let job = frontend::ardana::ArdanaJob { dir };
-                frontend::ardana::read(&job, &mut TreeFiles(tree), sources, settings)
+                frontend::ardana::read(&job, &mut TreeFiles::new(tree), sources, settings)
             }
             _ => Err(Error::new(ErrorKind::Usage, "not a rendering command")),
         },
@@ -435,9 +437,13 @@ fn dispatch(
             use frontend::lookup::{Hierarchy, LookupJob};
             if let Some(h) = hiera {
                 let job = hiera_job(key, &h, facts, hiera_opts, tree)?;
-                return Ok(
-                    frontend::hiera::render(job, &mut TreeFiles(tree), sources, settings)?.rendered,
-                );
+                return Ok(frontend::hiera::render(
+                    job,
+                    &mut TreeFiles::indexed(tree),
+                    sources,
+                    settings,
+                )?
+                .rendered);
             }
             let folder = |f: &str| {
                 FsPath::new(f)

@@ -71,8 +71,22 @@ impl Tree for Disk {
     }
 }
 
-/// The files a front-end finds itself (`frontend::Files`), served from a tree.
-pub(super) struct TreeFiles<'t>(pub(super) &'t mut dyn Tree);
+/// The files a front-end finds itself (`frontend::Files`), served from a tree, with the
+/// cache folder's indexes of data files when it has one.
+pub(super) struct TreeFiles<'t>(
+    pub(super) &'t mut dyn Tree,
+    pub(super) Option<super::cache::IndexCache>,
+);
+
+impl<'t> TreeFiles<'t> {
+    pub(super) fn new(tree: &'t mut dyn Tree) -> TreeFiles<'t> {
+        TreeFiles(tree, None)
+    }
+    /// With the indexes of the cache folder (a lookup's data files).
+    pub(super) fn indexed(tree: &'t mut dyn Tree) -> TreeFiles<'t> {
+        TreeFiles(tree, super::cache::IndexCache::from_env())
+    }
+}
 
 impl crate::frontend::Files for TreeFiles<'_> {
     fn read(&mut self, p: &FsPath) -> Result<Option<Input>, Error> {
@@ -83,6 +97,17 @@ impl crate::frontend::Files for TreeFiles<'_> {
     }
     fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)> {
         self.0.list(dir)
+    }
+    fn keeps_indexes(&self) -> bool {
+        self.1.is_some()
+    }
+    fn index(&mut self, path: &FsPath) -> Option<Vec<u8>> {
+        self.1.as_ref()?.get(path)
+    }
+    fn keep_index(&mut self, path: &FsPath, index: &[u8]) {
+        if let Some(c) = &self.1 {
+            c.put(path, index);
+        }
     }
 }
 

@@ -46,6 +46,16 @@ pub trait Files {
     fn read(&mut self, path: &Path) -> Result<Option<Input>>;
     /// The entries of a folder as (name, is a folder); empty when it is not a folder.
     fn list(&mut self, dir: &Path) -> Vec<(String, bool)>;
+    /// Whether this store keeps indexes of data files (`hiera::slice`) between runs.
+    fn keeps_indexes(&self) -> bool {
+        false
+    }
+    /// The index an earlier run kept for the file at `path` (checked by the caller).
+    fn index(&mut self, _path: &Path) -> Option<Vec<u8>> {
+        None
+    }
+    /// Keeps an index for the file at `path`, best effort (a store that cannot, drops it).
+    fn keep_index(&mut self, _path: &Path, _index: &[u8]) {}
 }
 
 /// Settings every front-end honours.

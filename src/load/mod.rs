@@ -39,6 +39,9 @@ pub struct LoadOptions {
     /// Where to record what people wrote besides the values (comments, spellings) for the
     /// YAML writer; `None`: not recorded (JSON output, `--no-comments`, no output at all).
     pub styles: Option<crate::value::style::StyleSink>,
+    /// Bytes of the same source after the text being loaded (a Hiera data file's entry read
+    /// alone): comments at the text's end are then not the source's closing comments.
+    pub continues: usize,
 }
 
 impl LoadOptions {
@@ -61,6 +64,7 @@ impl Default for LoadOptions {
             jobs: 1,
             parallel_min: crate::par::SMALL,
             styles: None,
+            continues: 0,
         }
     }
 }

@@ -88,6 +88,14 @@ impl StyleSink {
         }
     }
 
+    /// Everything recorded so far, taken out as it was recorded.
+    pub fn take(&self) -> Vec<Styles> {
+        self.0
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default()
+    }
+
     /// Everything recorded so far, ready for lookups.
     pub fn book(&self) -> StyleBook {
         let all = self.0.lock().map(|mut v| std::mem::take(&mut *v));

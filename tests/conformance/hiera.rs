@@ -170,6 +170,7 @@ fn hiera_explain_levels_match_puppet_lookup_explain() {
         let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("strata"))
             .args(&args)
             .current_dir(case)
+            .env("STRATA_CACHE_DIR", crate::jobs::index_cache())
             .output()
             .expect("run strata");
         let got = String::from_utf8_lossy(&out.stdout).into_owned();

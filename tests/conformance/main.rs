@@ -43,6 +43,7 @@ pub fn strata(args: &[String]) -> (i32, String, String) {
     record::record(&dir, &argv);
     let out = Command::new(assert_cmd::cargo::cargo_bin("strata"))
         .args(args)
+        .env("STRATA_CACHE_DIR", jobs::index_cache())
         .output()
         .expect("run strata");
     let code = out.status.code().unwrap_or(-1);

@@ -72,6 +72,7 @@ impl Repo {
         let out = Command::new(assert_cmd::cargo::cargo_bin("strata"))
             .current_dir(self.path())
             .env_remove("NO_COLOR")
+            .env("STRATA_CACHE_DIR", crate::util::index_cache())
             .args(args)
             .output()
             .expect("run strata");

@@ -12,6 +12,7 @@ mod docs;
 mod explain;
 mod heat;
 mod hiera;
+mod hiera_index;
 mod jobs;
 mod lookup;
 mod merge;

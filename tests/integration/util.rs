@@ -55,7 +55,9 @@ pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
         record(&fixtures(), args);
     }
     let mut cmd = assert_cmd::Command::cargo_bin("strata").expect("strata binary");
-    cmd.current_dir(fixtures()).args(args);
+    cmd.current_dir(fixtures())
+        .args(args)
+        .env("STRATA_CACHE_DIR", index_cache());
     if let Some(input) = stdin {
         cmd.write_stdin(input.to_vec());
     }
@@ -80,7 +82,7 @@ pub use record_file::record;
 
 #[path = "../common/jobs.rs"]
 mod jobs;
-pub use jobs::check_jobs;
+pub use jobs::{check_jobs, index_cache};
 
 /// A plain `Command` for cases needing more control.
 pub fn command() -> Command {

@@ -8,18 +8,13 @@
 //! keys. Data files are read once; found values are interpolated; recursion is an error.
 
 use super::behave::{Behaviour, Name};
-use super::config::Format;
 use super::interp::{self, Interp, Seg};
 use super::locate::{self, Location};
 use super::report::{say, value as show, Log};
 use super::state::Hiera;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontend::{add_text_input, built_from, parse_inputs};
-use crate::load;
 use crate::merge::{Outcome, Step};
-use crate::value::{Key, Map, Node, Path as VPath, SourceId, Span};
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::path::Path;
+use crate::value::{Key, Map, Node, Path as VPath, Span};
 
 /// Deepest chain of lookups inside interpolations (each one recurses).
 const MAX_NESTING: usize = 64;
@@ -41,88 +36,6 @@ impl Hiera<'_> {
             self.levels = Some(all);
         }
         Ok(self.levels.get_or_insert_with(Vec::new))
-    }
-
-    /// The data hash of a file (`None`: the file does not exist).
-    pub fn data(&mut self, path: &Path, format: Format) -> Result<Option<&Node>> {
-        if !self.data.contains_key(path) {
-            let doc = match self.pending.remove(path) {
-                Some((doc, warnings)) => {
-                    self.warnings.extend(warnings);
-                    doc?
-                }
-                None => self.load(path, format)?,
-            };
-            self.data.insert(path.to_path_buf(), doc);
-        }
-        Ok(self.data.get(path).and_then(Option::as_ref))
-    }
-
-    /// Reads every data file of the hierarchy ahead of the search and parses them on
-    /// `--jobs` threads (issue 19). Each result, with its error or warnings, waits until
-    /// the search asks for that file, so what is reported, and in which order, is what the
-    /// sequential search reports; a file the search never reaches reports nothing.
-    pub(super) fn prefetch(&mut self, levels: &[Vec<Location>]) {
-        if self.settings.load.jobs <= 1 {
-            return;
-        }
-        let mut formats = FxHashMap::default();
-        let (mut inputs, mut paths) = (Vec::new(), Vec::new());
-        for (level, locations) in self.config.levels.iter().zip(levels) {
-            for loc in locations {
-                if self.data.contains_key(&loc.path) || formats.contains_key(&loc.path) {
-                    continue;
-                }
-                // Missing, blank or unreadable: the search reads it itself, as it would.
-                if let Ok(Some(input)) = self.files.read(&loc.path) {
-                    if !blank(&input, level.format) {
-                        formats.insert(loc.path.clone(), level.format);
-                        paths.push((loc.path.clone(), level.format));
-                        inputs.push(input);
-                    }
-                }
-            }
-        }
-        let json: FxHashSet<String> = paths
-            .iter()
-            .zip(&inputs)
-            .filter(|((_, f), _)| *f == Format::Json)
-            .map(|(_, i)| i.name.clone())
-            .collect();
-        let load = &self.settings.load;
-        let parsed = parse_inputs(inputs, self.sources, self.settings, |name, text, id, w| {
-            load::load_document(text, id, json.contains(name), load, w)
-        });
-        for ((path, format), parsed) in paths.into_iter().zip(parsed) {
-            let loaded = match parsed {
-                Ok(p) => (
-                    p.value.and_then(|doc| as_data(&path, format, p.id, doc)),
-                    p.warnings,
-                ),
-                Err(e) => (Err(e), Vec::new()),
-            };
-            self.pending.insert(path, loaded);
-        }
-    }
-
-    fn load(&mut self, path: &Path, format: Format) -> Result<Option<Node>> {
-        let Some(input) = self.files.read(path)? else {
-            return Ok(None);
-        };
-        if blank(&input, format) {
-            return Ok(Some(Node::empty_map(Span::NONE)));
-        }
-        let id = add_text_input(input, self.sources, self.settings)?;
-        let text = self.sources.text(id);
-        let doc = load::load_document(
-            text,
-            id,
-            format == Format::Json,
-            &self.settings.load,
-            &mut self.warnings,
-        )?;
-        built_from(id, self.sources, self.settings);
-        as_data(path, format, id, doc)
     }
 
     /// Runs `f` with `name` on the recursion stack.
@@ -183,20 +96,19 @@ impl Hiera<'_> {
             l.push();
             l.line(format!("Original path: \"{}\"", loc.original));
         }
-        let found = match self.data(&loc.path, format)? {
+        let found = match self.value_in(&loc.path, format, root)? {
             None => {
                 say(&mut self.log, || "Path not found".into());
                 self.searched.push((shown, "not found"));
                 None
             }
-            Some(data) => match data.get(root) {
+            Some(value) => match value {
                 None => {
                     say(&mut self.log, || format!("No such key: \"{root}\""));
                     self.searched.push((shown, "no such key"));
                     None
                 }
                 Some(v) => {
-                    let v = v.clone();
                     self.searched.push((shown, "found"));
                     let v = interp::interpolate(v, true, self)?;
                     say(&mut self.log, || {
@@ -456,34 +368,5 @@ impl Interp for Hiera<'_> {
     }
     fn leave(&mut self) {
         self.stack.pop();
-    }
-}
-
-/// A YAML data file of only blank space is an empty hash (no text to parse).
-fn blank(input: &crate::frontend::Input, format: Format) -> bool {
-    format == Format::Yaml && input.bytes.iter().all(u8::is_ascii_whitespace)
-}
-
-/// A data file's document as its data hash: no document (or YAML `false`) is an empty hash,
-/// anything but a hash an error.
-fn as_data(path: &Path, format: Format, id: SourceId, doc: Option<Node>) -> Result<Option<Node>> {
-    let empty_map = |span| Some(Node::empty_map(span));
-    match doc {
-        None => Ok(empty_map(Span::new(id, 0, 0))),
-        Some(d) if d.as_map().is_some() => Ok(Some(d)),
-        Some(d) if format == Format::Yaml && matches!(d.kind, crate::value::Kind::Bool(false)) => {
-            Ok(empty_map(d.span))
-        }
-        Some(d) => Err(Error::new(
-            ErrorKind::Parse,
-            format!(
-                "{}: file does not contain a valid {} hash: it holds {}",
-                path.display(),
-                if format == Format::Json { "json" } else { "yaml" },
-                d.kind_phrase()
-            ),
-        )
-        .at(d.span)
-        .hint("a data file is a mapping of keys to values; Puppet warns and reads it as empty (an error with strict=error)")),
     }
 }

@@ -2,12 +2,13 @@
 //! `hiera.yaml`, its data files and a facts file. This file owns the job the CLI builds, the
 //! scope (facts as top-scope variables, `facts`, `trusted`), the one-key and whole-document
 //! modes, and the not-found message. `config` reads hiera.yaml, `locate` the levels'
-//! locations, `interp` interpolation and key syntax, `options` lookup_options, `behave` and
+//! locations, `data` the data files (`slice`: by entry, from a kept index), `interp` interpolation and key syntax, `options` lookup_options, `behave` and
 //! `deep` Puppet's merge behaviours, `state` a run's state, `lookup` the search itself,
 //! `report` `--explain-levels`.
 
 pub mod behave;
 pub mod config;
+pub mod data;
 pub mod deep;
 pub mod interp;
 pub mod locate;
@@ -15,6 +16,7 @@ pub mod lookup;
 pub mod options;
 pub mod report;
 pub mod ruby;
+pub mod slice;
 pub mod state;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
@@ -184,6 +186,7 @@ pub fn render(
         job.explain_levels,
     );
     h.warnings = warnings;
+    h.slicing = job.key.is_some();
     let doc = match job.key.as_deref() {
         Some(key) => match h.lookup(key, merge.as_ref(), Span::NONE)? {
             Some(v) => v,

@@ -1,14 +1,15 @@
 //! The state of one run of Hiera lookups (`Hiera`): the config, the scope, the data files read
-//! so far, the compiled `lookup_options` (gathered here, once, by a `hash` lookup over every
+//! so far (whole or by entry, `data`), the compiled `lookup_options` (gathered here, once, by a `hash` lookup over every
 //! level), the trace and the `--explain-levels` log. The search itself is in `lookup`.
 
 use super::behave::{Behaviour, Name};
 use super::config::Config;
+use super::data::Sliced;
 use super::locate::{Files, Location};
 use super::options::Options;
 use super::report::{say, Log};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontend::Settings;
+use crate::frontend::{Input, Settings};
 use crate::merge::Trace;
 use crate::value::{Kind, Map, Node, SourceMap, Span};
 use rustc_hash::FxHashMap;
@@ -35,6 +36,11 @@ pub struct Hiera<'a> {
     pub(super) pending: FxHashMap<PathBuf, (Result<Option<Node>>, Vec<Warning>)>,
     pub(super) options: Option<Options>,
     pub(super) stack: Vec<String>,
+    /// A one-key lookup: data files with a kept index are parsed entry by entry (`data`).
+    pub slicing: bool,
+    pub(super) sliced: FxHashMap<PathBuf, Sliced>,
+    /// Files read while looking for their index, waiting for their whole parse.
+    pub(super) read_ahead: FxHashMap<PathBuf, Input>,
 }
 
 impl<'a> Hiera<'a> {
@@ -66,6 +72,9 @@ impl<'a> Hiera<'a> {
             pending: FxHashMap::default(),
             options: None,
             stack: Vec::new(),
+            slicing: false,
+            sliced: FxHashMap::default(),
+            read_ahead: FxHashMap::default(),
         }
     }
 

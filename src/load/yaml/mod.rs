@@ -75,7 +75,13 @@ fn start_recording<'a>(
 ) {
     if composer.opts().styles.is_some() {
         parser.scanner.record = true;
-        composer.record = Some(record::Recorder::new(text, source, composer.opts().version));
+        let opts = composer.opts();
+        composer.record = Some(record::Recorder::new(
+            text,
+            source,
+            opts.version,
+            opts.continues,
+        ));
     }
 }
 

@@ -24,6 +24,8 @@ enum Open {
 
 pub struct Recorder<'a> {
     text: &'a str,
+    /// Where the source ends: the text's end, or beyond it (`LoadOptions::continues`).
+    end: usize,
     source: SourceId,
     version: YamlVersion,
     spellings: Vec<Spelling>,
@@ -32,9 +34,10 @@ pub struct Recorder<'a> {
 }
 
 impl<'a> Recorder<'a> {
-    pub fn new(text: &'a str, source: SourceId, version: YamlVersion) -> Self {
+    pub fn new(text: &'a str, source: SourceId, version: YamlVersion, continues: usize) -> Self {
         Recorder {
             text,
+            end: text.len().saturating_add(continues),
             source,
             version,
             spellings: Vec::new(),
@@ -234,7 +237,7 @@ impl<'a> Recorder<'a> {
             .collect();
         Styles {
             source: self.source,
-            len: u32::try_from(self.text.len()).unwrap_or(u32::MAX),
+            len: u32::try_from(self.end).unwrap_or(u32::MAX),
             spellings: self.spellings,
             trivia,
             seq_indent: self.seq_indent,
@@ -305,7 +308,7 @@ impl<'a> Recorder<'a> {
         let mut lines = Vec::new();
         let mut pieces = pieces.peekable();
         while let Some(line) = pieces.next() {
-            if pieces.peek().is_none() && to != self.text.len() {
+            if pieces.peek().is_none() && to != self.end {
                 break;
             }
             let body = line.trim_start_matches(' ');
@@ -317,7 +320,7 @@ impl<'a> Recorder<'a> {
             }
             // Else a `---` line joined by `across_markers`: not written.
         }
-        if self.text.len() == to && lines.last() == Some(&None) {
+        if self.end == to && lines.last() == Some(&None) {
             // The text's final line break.
             lines.pop();
         }
@@ -333,7 +336,7 @@ impl<'a> Recorder<'a> {
             to_line_end: self.abs(to_line_end),
             to_col: self.text[to_line..to].chars().count() as u32,
             lines,
-            at_end: to == self.text.len(),
+            at_end: to == self.end,
         })
     }
 }

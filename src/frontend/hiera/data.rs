@@ -1,0 +1,289 @@
+//! The data files of a run: each read once, parsed whole (ahead, on `--jobs` threads, when
+//! there are threads) or — for a one-key lookup, when the `Files` store kept an index of the
+//! file from an earlier run (`slice`) — entry by entry as the search asks for keys. Every
+//! whole parse of a YAML file leaves an index behind for the next run.
+
+use super::config::Format;
+use super::slice::{self, Index};
+use super::state::Hiera;
+use crate::error::{Error, ErrorKind, Result};
+use crate::frontend::{add_text_input, built_from, parse_inputs, Files, Input};
+use crate::load;
+use crate::value::{Node, SourceId, Span};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::Path;
+
+/// A data file read with an index: its text, and the entries parsed so far.
+pub struct Sliced {
+    id: SourceId,
+    index: Index,
+    parsed: FxHashMap<String, Option<Node>>,
+}
+
+impl Hiera<'_> {
+    /// The value of the top-level `key` in a data file: `None` when the file does not exist,
+    /// `Some(None)` when it has no such key.
+    pub fn value_in(
+        &mut self,
+        path: &Path,
+        format: Format,
+        key: &str,
+    ) -> Result<Option<Option<Node>>> {
+        if self.slicing && format == Format::Yaml && !self.data.contains_key(path) {
+            if let Some(v) = self.sliced_value(path, key)? {
+                return Ok(Some(v));
+            }
+        }
+        Ok(self.data(path, format)?.map(|d| d.get(key).cloned()))
+    }
+
+    /// The data hash of a file (`None`: the file does not exist).
+    pub fn data(&mut self, path: &Path, format: Format) -> Result<Option<&Node>> {
+        if !self.data.contains_key(path) {
+            let doc = match self.pending.remove(path) {
+                Some((doc, warnings)) => {
+                    self.warnings.extend(warnings);
+                    doc?
+                }
+                None => self.load(path, format)?,
+            };
+            self.data.insert(path.to_path_buf(), doc);
+        }
+        Ok(self.data.get(path).and_then(Option::as_ref))
+    }
+
+    /// `key` from the file's index, parsing its entry; `None` when the file has no usable
+    /// index (it is then parsed whole).
+    fn sliced_value(&mut self, path: &Path, key: &str) -> Result<Option<Option<Node>>> {
+        if !self.sliced.contains_key(path) && !self.open_indexed(path)? {
+            return Ok(None);
+        }
+        let Some(s) = self.sliced.get(path) else {
+            return Ok(None);
+        };
+        if let Some(v) = s.parsed.get(key) {
+            return Ok(Some(v.clone()));
+        }
+        if s.parsed.is_empty() && self.settings.load.styles.is_some() {
+            // The file's closing comments, which the writer may put after the value.
+            if let Some((last, _)) = s.index.last() {
+                let last = last.to_string();
+                if last != key && self.sliced_value(path, &last)?.is_none() {
+                    return Ok(None);
+                }
+            }
+        }
+        let Some(s) = self.sliced.get(path) else {
+            return Ok(None);
+        };
+        let id = s.id;
+        let value = match s.index.find(key) {
+            None => None,
+            Some(range) => {
+                let text = self.sources.text(id);
+                let seq = s.index.seq_indent();
+                match slice::entry(text, range, key, id, &self.settings.load, seq) {
+                    Some(v) => Some(v),
+                    None => {
+                        // Not what the whole parse gave when the index was made: parse whole.
+                        self.sliced.remove(path);
+                        let doc = self.parse_whole(path, Format::Yaml, id)?;
+                        self.data.insert(path.to_path_buf(), doc);
+                        return Ok(None);
+                    }
+                }
+            }
+        };
+        if let Some(s) = self.sliced.get_mut(path) {
+            s.parsed.insert(key.to_string(), value.clone());
+        }
+        Ok(Some(value))
+    }
+
+    /// Reads a file and the index kept for it; `true` when the index is for these bytes.
+    /// Otherwise the file waits, read, for its whole parse.
+    fn open_indexed(&mut self, path: &Path) -> Result<bool> {
+        if self.pending.contains_key(path)
+            || self.read_ahead.contains_key(path)
+            || !self.files.keeps_indexes()
+        {
+            return Ok(false);
+        }
+        let Some(input) = self.files.read(path)? else {
+            return Ok(false);
+        };
+        if let Some(index) = kept_index(self.files, &self.settings.load, path, &input) {
+            let id = add_text_input(input, self.sources, self.settings)?;
+            self.sliced
+                .insert(path.to_path_buf(), Sliced::new(id, index));
+            return Ok(true);
+        }
+        self.read_ahead.insert(path.to_path_buf(), input);
+        Ok(false)
+    }
+
+    /// Reads every data file of the hierarchy ahead of the search and parses them on
+    /// `--jobs` threads (issue 19); a one-key lookup takes a file with a valid index as it
+    /// is. Each result, with its error or warnings, waits until the search asks for that
+    /// file, so what is reported, and in which order, is what the sequential search reports;
+    /// a file the search never reaches reports nothing.
+    pub(super) fn prefetch(&mut self, levels: &[Vec<super::locate::Location>]) {
+        if self.settings.load.jobs <= 1 {
+            return;
+        }
+        let mut formats = FxHashMap::default();
+        let (mut inputs, mut paths) = (Vec::new(), Vec::new());
+        for (level, locations) in self.config.levels.iter().zip(levels) {
+            for loc in locations {
+                if self.data.contains_key(&loc.path) || formats.contains_key(&loc.path) {
+                    continue;
+                }
+                // Missing, blank or unreadable: the search reads it itself, as it would.
+                let Ok(Some(input)) = self.files.read(&loc.path) else {
+                    continue;
+                };
+                if blank(&input, level.format) {
+                    continue;
+                }
+                formats.insert(loc.path.clone(), level.format);
+                if self.slicing && level.format == Format::Yaml {
+                    if let Some(index) =
+                        kept_index(self.files, &self.settings.load, &loc.path, &input)
+                    {
+                        if let Ok(id) = add_text_input(input, self.sources, self.settings) {
+                            self.sliced.insert(loc.path.clone(), Sliced::new(id, index));
+                        }
+                        continue;
+                    }
+                }
+                paths.push((loc.path.clone(), level.format));
+                inputs.push(input);
+            }
+        }
+        let json: FxHashSet<String> = paths
+            .iter()
+            .zip(&inputs)
+            .filter(|((_, f), _)| *f == Format::Json)
+            .map(|(_, i)| i.name.clone())
+            .collect();
+        let load = &self.settings.load;
+        let indexing = self.files.keeps_indexes();
+        let parsed = parse_inputs(inputs, self.sources, self.settings, |name, text, id, w| {
+            let json = json.contains(name);
+            let doc = load::load_document(text, id, json, load, w)?;
+            let index = (indexing && !json && w.is_empty())
+                .then(|| index_of(doc.as_ref(), text, id, load))
+                .flatten();
+            Ok((doc, index))
+        });
+        for ((path, format), parsed) in paths.into_iter().zip(parsed) {
+            let loaded = match parsed {
+                Ok(p) => (
+                    p.value.and_then(|(doc, index)| {
+                        if let Some(index) = index {
+                            self.files.keep_index(&path, &index);
+                        }
+                        as_data(&path, format, p.id, doc)
+                    }),
+                    p.warnings,
+                ),
+                Err(e) => (Err(e), Vec::new()),
+            };
+            self.pending.insert(path, loaded);
+        }
+    }
+
+    fn load(&mut self, path: &Path, format: Format) -> Result<Option<Node>> {
+        let input = match self.read_ahead.remove(path) {
+            Some(input) => input,
+            None => match self.files.read(path)? {
+                Some(input) => input,
+                None => return Ok(None),
+            },
+        };
+        if blank(&input, format) {
+            return Ok(Some(Node::empty_map(Span::NONE)));
+        }
+        let id = add_text_input(input, self.sources, self.settings)?;
+        let doc = self.parse_whole(path, format, id)?;
+        built_from(id, self.sources, self.settings);
+        Ok(doc)
+    }
+
+    /// Parses a data file's text whole, and keeps its index when the store keeps them.
+    fn parse_whole(&mut self, path: &Path, format: Format, id: SourceId) -> Result<Option<Node>> {
+        let text = self.sources.text(id);
+        let json = format == Format::Json;
+        let warned = self.warnings.len();
+        let doc = load::load_document(text, id, json, &self.settings.load, &mut self.warnings)?;
+        if !json && self.warnings.len() == warned && self.files.keeps_indexes() {
+            if let Some(index) = index_of(doc.as_ref(), text, id, &self.settings.load) {
+                self.files.keep_index(path, &index);
+            }
+        }
+        as_data(path, format, id, doc)
+    }
+}
+
+impl Sliced {
+    fn new(id: SourceId, index: Index) -> Sliced {
+        Sliced {
+            id,
+            index,
+            parsed: FxHashMap::default(),
+        }
+    }
+}
+
+/// The index the store kept for this file, if it was made for these bytes.
+fn kept_index(
+    files: &mut dyn Files,
+    opts: &load::LoadOptions,
+    path: &Path,
+    input: &Input,
+) -> Option<Index> {
+    if blank(input, Format::Yaml) {
+        return None;
+    }
+    let stamp = slice::stamp(&input.bytes, opts);
+    Index::read(files.index(path)?, stamp, input.bytes.len())
+}
+
+/// The index of a YAML file parsed whole without a warning, if its entries stand alone.
+fn index_of(
+    doc: Option<&Node>,
+    text: &str,
+    id: SourceId,
+    opts: &load::LoadOptions,
+) -> Option<Vec<u8>> {
+    slice::build(doc?, text, id, slice::stamp(text.as_bytes(), opts))
+}
+
+/// A YAML data file of only blank space is an empty hash (no text to parse).
+fn blank(input: &crate::frontend::Input, format: Format) -> bool {
+    format == Format::Yaml && input.bytes.iter().all(u8::is_ascii_whitespace)
+}
+
+/// A data file's document as its data hash: no document (or YAML `false`) is an empty hash,
+/// anything but a hash an error.
+fn as_data(path: &Path, format: Format, id: SourceId, doc: Option<Node>) -> Result<Option<Node>> {
+    let empty_map = |span| Some(Node::empty_map(span));
+    match doc {
+        None => Ok(empty_map(Span::new(id, 0, 0))),
+        Some(d) if d.as_map().is_some() => Ok(Some(d)),
+        Some(d) if format == Format::Yaml && matches!(d.kind, crate::value::Kind::Bool(false)) => {
+            Ok(empty_map(d.span))
+        }
+        Some(d) => Err(Error::new(
+            ErrorKind::Parse,
+            format!(
+                "{}: file does not contain a valid {} hash: it holds {}",
+                path.display(),
+                if format == Format::Json { "json" } else { "yaml" },
+                d.kind_phrase()
+            ),
+        )
+        .at(d.span)
+        .hint("a data file is a mapping of keys to values; Puppet warns and reads it as empty (an error with strict=error)")),
+    }
+}
