@@ -10,7 +10,8 @@ strings, nested arrays, hashes, arrays of hashes, nulls), `lookup_options` in ra
 (`%{facts.x}`, `%{lookup('k')}`, `%{alias('k')}`, `%{literal('%')}`), dotted keys, and an
 explicit `--merge` with deep flags in some cases. One puppet call per case (it answers one key
 per call, ~2.5 s). Results are kept in the case folder (`puppet.txt`), so `--reuse` compares
-strata again without running puppet.
+strata again without running puppet. Each lookup runs twice with the data files' indexes
+kept in between (docs/frontends/hiera.md): both runs must give the same output.
 
     /usr/bin/python3 scripts/diff-hiera.py [--seed N] [--cases N] [--out DIR] [--reuse]
                                           [--strata PATH] [--oracle PATH/hiera.py]
@@ -178,7 +179,13 @@ def strata(exe, oracle, d, spec):
     args = [exe, "lookup", "--output", "json", "--hiera", os.path.join(case, "hiera.yaml"),
             "--facts", os.path.join(case, "facts.yaml")] + oracle.merge_flags(spec.get("merge"))
     args.append(str(spec["key"]))
-    p = subprocess.run(args, capture_output=True, text=True)
+    # Twice with a cache folder of the run's own: parsed whole (the data files' indexes are
+    # kept), then entry by entry from those indexes; both must answer alike.
+    env = dict(os.environ, STRATA_CACHE_DIR=os.path.join(case, "..", "cache"))
+    p = subprocess.run(args, capture_output=True, text=True, env=env)
+    warm = subprocess.run(args, capture_output=True, text=True, env=env)
+    if (warm.returncode, warm.stdout, warm.stderr) != (p.returncode, p.stdout, p.stderr):
+        return "cache\nthe lookup with kept indexes differs:\n" + warm.stdout + warm.stderr
     if "panicked" in p.stderr:
         return "panic\n" + p.stderr
     if p.returncode == 0:

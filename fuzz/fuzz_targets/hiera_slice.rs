@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata::frontend::hiera::slice::{build, entry, stamp, Index};
+use strata::frontend::hiera::slice::{build, entry, stamp, Found, Index};
 use strata::load::{load_document, LoadOptions};
 use strata::render::yaml::to_string_styled;
 use strata::value::style::{StyleBook, StyleSink};
@@ -73,15 +73,21 @@ fuzz_target!(|data: &[u8]| {
         panic!("an index of a document that is not a mapping");
     };
     let (whole, whole_book) = styled(text, id, &opts).expect("loads with styles too");
-    let (last, last_range) = index.last().expect("an index has a last entry");
+    let last = index.last().expect("an index has a last entry");
     for (key, value) in map.iter() {
         let name = key.as_str().expect("only string keys are indexed");
-        let range = index.find(name).expect("every key is in the index");
-        let alone = entry(text, range, name, id, &opts, None).expect("every entry parses alone");
+        let range = match index.find(name) {
+            Found::At(start, end) => (start, end),
+            Found::Unsure => continue,
+            Found::Missing => panic!("{name:?} is not in the index"),
+        };
+        let alone = entry(text, range, Some(name), id, &opts, None).expect("every entry parses alone");
         assert!(same(&alone, value), "entry {name:?} differs:\n{text}");
         let other = format!("{name}\u{1}");
         if map.get(&strata::value::Key::str(&other)).is_none() {
-            assert_eq!(index.find(&other), None);
+            if let Found::At(start, end) = index.find(&other) {
+                assert!(entry(text, (start, end), Some(&other), id, &opts, None).is_none());
+            }
         }
         // Written with the comments and spellings recorded from the entry (and the last
         // entry, which holds the closing comments), as from the whole text.
@@ -90,9 +96,10 @@ fuzz_target!(|data: &[u8]| {
             styles: Some(sink.clone()),
             ..opts.clone()
         };
-        let alone = entry(text, range, name, id, &recording, index.seq_indent()).expect("parses alone again");
-        if last != name {
-            entry(text, last_range, last, id, &recording, index.seq_indent()).expect("the last entry parses");
+        let seq = index.seq_indent();
+        let alone = entry(text, range, Some(name), id, &recording, seq).expect("parses again");
+        if last != range {
+            entry(text, last, None, id, &recording, seq).expect("the last entry parses");
         }
         let book = sink.book();
         let want = to_string_styled(whole.get(name).expect("key"), None, Some(&whole_book));

@@ -4,10 +4,10 @@
 //! whole parse of a YAML file leaves an index behind for the next run.
 
 use super::config::Format;
-use super::slice::{self, Index};
+use super::slice::{self, Found, Index};
 use super::state::Hiera;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontend::{add_text_input, built_from, parse_inputs, Files, Input};
+use crate::frontend::{add_text_input, built_from, parse_inputs, Files};
 use crate::load;
 use crate::value::{Node, SourceId, Span};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -64,35 +64,30 @@ impl Hiera<'_> {
         if let Some(v) = s.parsed.get(key) {
             return Ok(Some(v.clone()));
         }
-        if s.parsed.is_empty() && self.settings.load.styles.is_some() {
+        let (id, seq) = (s.id, s.index.seq_indent());
+        let load = &self.settings.load;
+        let text = self.sources.text(id);
+        let mut whole = false;
+        if s.parsed.is_empty() && load.styles.is_some() {
             // The file's closing comments, which the writer may put after the value.
-            if let Some((last, _)) = s.index.last() {
-                let last = last.to_string();
-                if last != key && self.sliced_value(path, &last)?.is_none() {
-                    return Ok(None);
-                }
+            if let Some(last) = s.index.last() {
+                whole |= slice::entry(text, last, None, id, load, seq).is_none();
             }
         }
-        let Some(s) = self.sliced.get(path) else {
-            return Ok(None);
-        };
-        let id = s.id;
         let value = match s.index.find(key) {
-            None => None,
-            Some(range) => {
-                let text = self.sources.text(id);
-                let seq = s.index.seq_indent();
-                match slice::entry(text, range, key, id, &self.settings.load, seq) {
-                    Some(v) => Some(v),
-                    None => {
-                        // Not what the whole parse gave when the index was made: parse whole.
-                        self.sliced.remove(path);
-                        let doc = self.parse_whole(path, Format::Yaml, id)?;
-                        self.data.insert(path.to_path_buf(), doc);
-                        return Ok(None);
-                    }
-                }
+            _ if whole => None,
+            Found::Missing => Some(None),
+            Found::Unsure => None,
+            Found::At(start, end) => {
+                slice::entry(text, (start, end), Some(key), id, load, seq).map(Some)
             }
+        };
+        let Some(value) = value else {
+            // Not what the whole parse gave when the index was made: parse whole.
+            self.sliced.remove(path);
+            let doc = self.parse_whole(path, Format::Yaml, id)?;
+            self.data.insert(path.to_path_buf(), doc);
+            return Ok(None);
         };
         if let Some(s) = self.sliced.get_mut(path) {
             s.parsed.insert(key.to_string(), value.clone());
@@ -112,7 +107,7 @@ impl Hiera<'_> {
         let Some(input) = self.files.read(path)? else {
             return Ok(false);
         };
-        if let Some(index) = kept_index(self.files, &self.settings.load, path, &input) {
+        if let Some(index) = kept_index(self.files, &self.settings.load, path, &input.bytes) {
             let id = add_text_input(input, self.sources, self.settings)?;
             self.sliced
                 .insert(path.to_path_buf(), Sliced::new(id, index));
@@ -132,6 +127,7 @@ impl Hiera<'_> {
             return;
         }
         let mut formats = FxHashMap::default();
+        let mut fresh = FxHashSet::default();
         let (mut inputs, mut paths) = (Vec::new(), Vec::new());
         for (level, locations) in self.config.levels.iter().zip(levels) {
             for loc in locations {
@@ -146,15 +142,18 @@ impl Hiera<'_> {
                     continue;
                 }
                 formats.insert(loc.path.clone(), level.format);
-                if self.slicing && level.format == Format::Yaml {
-                    if let Some(index) =
-                        kept_index(self.files, &self.settings.load, &loc.path, &input)
-                    {
+                let kept = (level.format == Format::Yaml && self.files.keeps_indexes())
+                    .then(|| kept_index(self.files, &self.settings.load, &loc.path, &input.bytes))
+                    .flatten();
+                if let Some(index) = kept {
+                    if self.slicing {
                         if let Ok(id) = add_text_input(input, self.sources, self.settings) {
                             self.sliced.insert(loc.path.clone(), Sliced::new(id, index));
                         }
                         continue;
                     }
+                    // Parsed whole, its index is not made again.
+                    fresh.insert(input.name.clone());
                 }
                 paths.push((loc.path.clone(), level.format));
                 inputs.push(input);
@@ -171,7 +170,7 @@ impl Hiera<'_> {
         let parsed = parse_inputs(inputs, self.sources, self.settings, |name, text, id, w| {
             let json = json.contains(name);
             let doc = load::load_document(text, id, json, load, w)?;
-            let index = (indexing && !json && w.is_empty())
+            let index = (indexing && !json && w.is_empty() && !fresh.contains(name))
                 .then(|| index_of(doc.as_ref(), text, id, load))
                 .flatten();
             Ok((doc, index))
@@ -216,7 +215,11 @@ impl Hiera<'_> {
         let json = format == Format::Json;
         let warned = self.warnings.len();
         let doc = load::load_document(text, id, json, &self.settings.load, &mut self.warnings)?;
-        if !json && self.warnings.len() == warned && self.files.keeps_indexes() {
+        if !json
+            && self.warnings.len() == warned
+            && self.files.keeps_indexes()
+            && kept_index(self.files, &self.settings.load, path, text.as_bytes()).is_none()
+        {
             if let Some(index) = index_of(doc.as_ref(), text, id, &self.settings.load) {
                 self.files.keep_index(path, &index);
             }
@@ -240,13 +243,13 @@ fn kept_index(
     files: &mut dyn Files,
     opts: &load::LoadOptions,
     path: &Path,
-    input: &Input,
+    bytes: &[u8],
 ) -> Option<Index> {
-    if blank(input, Format::Yaml) {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
-    let stamp = slice::stamp(&input.bytes, opts);
-    Index::read(files.index(path)?, stamp, input.bytes.len())
+    let stamp = slice::stamp(bytes, opts);
+    Index::read(files.index(path)?, stamp, bytes.len())
 }
 
 /// The index of a YAML file parsed whole without a warning, if its entries stand alone.

@@ -24,7 +24,7 @@ use crate::value::{Kind, Node, SourceId};
 use std::hash::Hasher;
 
 /// The first bytes of an index (its format's version is the last digit).
-const MAGIC: &[u8; 20] = b"strata-hiera-index2\n";
+const MAGIC: &[u8; 20] = b"strata-hiera-index3\n";
 /// Where the header's fields are: stamp, text length, hash of the rest (from the count on),
 /// record count, how block sequences are indented (0 unknown, 1 not, 2 indented).
 const STAMP_AT: usize = MAGIC.len();
@@ -34,7 +34,7 @@ const COUNT_AT: usize = SUM_AT + 8;
 const SEQ_AT: usize = COUNT_AT + 4;
 /// Bytes before the records.
 const HEAD: usize = SEQ_AT + 1;
-/// One record: key offset and length in the key pool, entry start and end in the text.
+/// One record: the key's hash, its entry's start and end in the text.
 const RECORD: usize = 16;
 
 /// A hash of a data file's text and of everything that decides how it loads: an index is
@@ -104,29 +104,26 @@ pub fn build(doc: &Node, text: &str, source: SourceId, stamp: u64) -> Option<Vec
     if entries.is_empty() || !trivia_only(bytes.get(value_end as usize..)?, false) {
         return None;
     }
-    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let pool_len: usize = entries.iter().map(|e| e.0.len()).sum();
-    let mut out = Vec::with_capacity(HEAD + entries.len() * RECORD + pool_len);
+    let mut records: Vec<(u64, u32, u32)> = entries
+        .iter()
+        .map(|(name, start, end)| (key_hash(name), *start, *end))
+        .collect();
+    records.sort_unstable();
+    let mut out = Vec::with_capacity(HEAD + records.len() * RECORD);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&stamp.to_le_bytes());
     out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
     out.extend_from_slice(&[0; 8]); // the hash of what follows, below
-    out.extend_from_slice(&u32::try_from(entries.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(records.len()).ok()?.to_le_bytes());
     out.push(match seq_indent(doc, bytes, source) {
         None => 0,
         Some(false) => 1,
         Some(true) => 2,
     });
-    let mut key_at = 0u32;
-    for (name, start, end) in &entries {
-        let len = u32::try_from(name.len()).ok()?;
-        for n in [key_at, len, *start, *end] {
-            out.extend_from_slice(&n.to_le_bytes());
-        }
-        key_at = key_at.checked_add(len)?;
-    }
-    for (name, ..) in &entries {
-        out.extend_from_slice(name.as_bytes());
+    for (hash, start, end) in &records {
+        out.extend_from_slice(&hash.to_le_bytes());
+        out.extend_from_slice(&start.to_le_bytes());
+        out.extend_from_slice(&end.to_le_bytes());
     }
     let sum = checksum(&out[COUNT_AT..]);
     out[SUM_AT..COUNT_AT].copy_from_slice(&sum.to_le_bytes());
@@ -244,9 +241,17 @@ fn comments_above(bytes: &[u8], at: usize, floor: usize) -> usize {
 /// Whether a block scalar may keep its trailing blank lines (`|+`, `>2+`): they are its
 /// value, so the lines below it cannot be cut off (any `|` or `>` followed by `+` counts).
 fn keeps_trailing_lines(bytes: &[u8]) -> bool {
-    bytes.windows(3).any(|w| {
-        matches!(w[0], b'|' | b'>') && (w[1] == b'+' || w[1].is_ascii_digit() && w[2] == b'+')
-    })
+    let block = |i: usize| matches!(bytes.get(i), Some(b'|' | b'>'));
+    let mut from = 0;
+    while let Some(i) = bytes[from..].iter().position(|&b| b == b'+') {
+        let at = from + i;
+        let digit = at >= 1 && bytes[at - 1].is_ascii_digit();
+        if at >= 1 && block(at - 1) || digit && at >= 2 && block(at - 2) {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
 }
 
 /// Whether a line of `bytes` (after a line break) starts with `what`.
@@ -284,37 +289,17 @@ impl Index {
             return None;
         }
         let count = usize::try_from(word(COUNT_AT, 4)?).ok()?;
-        let pool = HEAD.checked_add(count.checked_mul(RECORD)?)?;
-        if bytes.len() < pool {
-            return None;
-        }
-        let index = Index { bytes, count };
-        // The keys fill the pool exactly (they are written in the records' order).
-        let pool_len = match count.checked_sub(1) {
-            None => 0,
-            Some(last) => {
-                let [at, len, ..] = index.record(last);
-                (at as usize).checked_add(len as usize)?
-            }
-        };
-        (index.bytes.len() == pool.checked_add(pool_len)?).then_some(index)
+        let size = HEAD.checked_add(count.checked_mul(RECORD)?)?;
+        (bytes.len() == size).then_some(Index { bytes, count })
     }
 
-    fn record(&self, i: usize) -> [u32; 4] {
+    /// Record `i`: key hash, entry start, entry end.
+    fn record(&self, i: usize) -> (u64, usize, usize) {
         let at = HEAD + i * RECORD;
-        let mut r = [0u32; 4];
-        for (j, n) in r.iter_mut().enumerate() {
-            let b = &self.bytes[at + j * 4..at + j * 4 + 4];
-            *n = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        }
-        r
-    }
-
-    fn key(&self, i: usize) -> Option<&[u8]> {
-        let [at, len, ..] = self.record(i);
-        let pool = HEAD + self.count * RECORD;
-        let from = pool.checked_add(at as usize)?;
-        self.bytes.get(from..from.checked_add(len as usize)?)
+        let b = &self.bytes[at..at + RECORD];
+        let n =
+            |r: std::ops::Range<usize>| b[r].iter().rev().fold(0u64, |a, &x| a << 8 | u64::from(x));
+        (n(0..8), n(8..12) as usize, n(12..16) as usize)
     }
 
     /// Whether the whole text indents block sequences under keys (`None`: it has none).
@@ -326,39 +311,67 @@ impl Index {
         }
     }
 
-    /// The last entry of the text (the one that holds its closing comments): its key and range.
-    pub fn last(&self) -> Option<(&str, (usize, usize))> {
-        let i = (0..self.count).max_by_key(|&i| self.record(i)[2])?;
-        let [_, _, start, end] = self.record(i);
-        let key = std::str::from_utf8(self.key(i)?).ok()?;
-        Some((key, (start as usize, end as usize)))
+    /// The range of the text's last entry (the one that holds its closing comments).
+    pub fn last(&self) -> Option<(usize, usize)> {
+        let i = (0..self.count).max_by_key(|&i| self.record(i).1)?;
+        let (_, start, end) = self.record(i);
+        Some((start, end))
     }
 
-    /// The byte range of `key`'s entry, or `None` when the file has no such top-level key.
-    pub fn find(&self, key: &str) -> Option<(usize, usize)> {
-        let (mut lo, mut hi) = (0, self.count);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            match self.key(mid)?.cmp(key.as_bytes()) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => {
-                    let [_, _, start, end] = self.record(mid);
-                    return (start < end).then_some((start as usize, end as usize));
+    /// Where `key`'s entry is.
+    pub fn find(&self, key: &str) -> Found {
+        let hash = key_hash(key);
+        let first = {
+            let (mut lo, mut hi) = (0, self.count);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if self.record(mid).0 < hash {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
                 }
             }
+            lo
+        };
+        let same = |i: usize| i < self.count && self.record(i).0 == hash;
+        match (same(first), same(first + 1)) {
+            (false, _) => Found::Missing,
+            (true, false) => {
+                let (_, start, end) = self.record(first);
+                Found::At(start, end)
+            }
+            (true, true) => Found::Unsure,
         }
-        None
     }
+}
+
+/// What an index says of a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// The text has no such top-level key.
+    Missing,
+    /// The key's entry, if any, is this range (the entry read alone says whether it is).
+    At(usize, usize),
+    /// Two keys of the text share the hash: parse the text whole.
+    Unsure,
+}
+
+/// The hash a key is filed under.
+fn key_hash(key: &str) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(key.as_bytes());
+    h.write_usize(key.len());
+    h.finish()
 }
 
 /// `key`'s value parsed from its entry, `text[start..end]` of the source `source`; `None`
 /// when the entry does not read as that one key alone without a warning (the caller then
-/// parses the file whole, and reports what that parse reports).
+/// parses the file whole, and reports what that parse reports). Without a key: whichever key
+/// the entry holds (the last entry, read for its closing comments).
 pub fn entry(
     text: &str,
     (start, end): (usize, usize),
-    key: &str,
+    key: Option<&str>,
     source: SourceId,
     opts: &LoadOptions,
     seq_indent: Option<bool>,
@@ -390,7 +403,7 @@ pub fn entry(
         return None;
     }
     let (k, v) = (*map).into_iter().next()?;
-    (k.as_str() == Some(key)).then_some(v)
+    (key.is_none() || k.as_str() == key).then_some(v)
 }
 
 #[cfg(test)]
@@ -422,14 +435,20 @@ mod tests {
             .unwrap()
             .unwrap();
         for key in ["a", "b", "c", "q d"] {
-            let range = index.find(key).expect(key);
-            let v = entry(text, range, key, id, &opts, None).expect(key);
+            let Found::At(start, end) = index.find(key) else {
+                panic!("{key}");
+            };
+            let v = entry(text, (start, end), Some(key), id, &opts, None).expect(key);
             let w = whole.get(key).unwrap();
             assert!(v.py_eq(w), "{key}");
             assert_eq!(v.span, w.span, "{key}");
         }
-        assert_eq!(index.find("d"), None);
-        assert_eq!(index.find("lookup_options"), None);
+        assert_eq!(index.find("d"), Found::Missing);
+        assert_eq!(index.find("lookup_options"), Found::Missing);
+        assert_eq!(
+            index.last(),
+            Some((text.find("'q d'").unwrap(), text.len()))
+        );
     }
 
     #[test]
@@ -469,8 +488,8 @@ mod tests {
         damaged[HEAD + 8] = 1; // the first entry's start (under the hash)
         assert!(Index::read(damaged, s, text.len()).is_none());
         // An entry that does not start a line is not parsed alone.
-        assert_eq!(entry(text, (1, 5), "a", id, &opts, None), None);
-        assert!(entry(text, (0, 5), "a", id, &opts, None).is_some());
+        assert_eq!(entry(text, (1, 5), Some("a"), id, &opts, None), None);
+        assert!(entry(text, (0, 5), Some("a"), id, &opts, None).is_some());
         assert_ne!(stamp(b"a: 1\n", &opts), stamp(b"a: 2\n", &opts));
     }
 }
