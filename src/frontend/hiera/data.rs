@@ -131,7 +131,7 @@ impl Hiera<'_> {
         let (mut inputs, mut paths) = (Vec::new(), Vec::new());
         for (level, locations) in self.config.levels.iter().zip(levels) {
             for loc in locations {
-                if self.data.contains_key(&loc.path) || formats.contains_key(&loc.path) {
+                if self.data.contains_key(&*loc.path) || formats.contains_key(&*loc.path) {
                     continue;
                 }
                 // Missing, blank or unreadable: the search reads it itself, as it would.
@@ -141,21 +141,22 @@ impl Hiera<'_> {
                 if blank(&input, level.format) {
                     continue;
                 }
-                formats.insert(loc.path.clone(), level.format);
+                formats.insert(loc.path.to_path_buf(), level.format);
                 let kept = (level.format == Format::Yaml && self.files.keeps_indexes())
                     .then(|| kept_index(self.files, &self.settings.load, &loc.path, &input.bytes))
                     .flatten();
                 if let Some(index) = kept {
                     if self.slicing {
                         if let Ok(id) = add_text_input(input, self.sources, self.settings) {
-                            self.sliced.insert(loc.path.clone(), Sliced::new(id, index));
+                            self.sliced
+                                .insert(loc.path.to_path_buf(), Sliced::new(id, index));
                         }
                         continue;
                     }
                     // Parsed whole, its index is not made again.
                     fresh.insert(input.name.clone());
                 }
-                paths.push((loc.path.clone(), level.format));
+                paths.push((loc.path.to_path_buf(), level.format));
                 inputs.push(input);
             }
         }

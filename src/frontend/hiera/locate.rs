@@ -9,6 +9,7 @@ use super::interp::{self, Interp};
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Kind, Map, Node, Span};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 pub use crate::frontend::Files;
 
@@ -17,7 +18,8 @@ pub use crate::frontend::Files;
 pub struct Location {
     /// As written (`nodes/%{facts.nodename}.yaml`; for a glob, the interpolated pattern).
     pub original: String,
-    pub path: PathBuf,
+    /// Shared: the search hands it around once per key and level.
+    pub path: Rc<Path>,
 }
 
 /// Interpolation against the scope only (facts, `facts`, `trusted`, a mapped_paths key).
@@ -69,7 +71,7 @@ pub fn locations(
                 let rel = text(p, level.span, &mut cx)?;
                 out.push(Location {
                     original: p.clone(),
-                    path: datadir.join(rel),
+                    path: datadir.join(rel).into(),
                 });
             }
         }
@@ -89,7 +91,7 @@ pub fn locations(
                 }
                 out.extend(found.into_iter().map(|path| Location {
                     original: original.clone(),
-                    path,
+                    path: path.into(),
                 }));
             }
         }
@@ -109,7 +111,7 @@ pub fn locations(
                 let rel = text(template, level.span, &mut cx)?;
                 out.push(Location {
                     original: template.clone(),
-                    path: datadir.join(rel),
+                    path: datadir.join(rel).into(),
                 });
             }
         }

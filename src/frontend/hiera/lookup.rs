@@ -88,28 +88,34 @@ impl Hiera<'_> {
     }
 
     fn location_value(&mut self, i: usize, j: usize, root: &str) -> Result<Option<Node>> {
-        let loc = self.locations()?[i][j].clone();
-        let format = self.config.levels[i].format;
-        let shown = loc.path.display().to_string();
-        say(&mut self.log, || format!("Path \"{shown}\""));
+        let logged = self.log.is_some();
+        let loc = &self.locations()?[i][j];
+        let path = std::rc::Rc::clone(&loc.path);
+        let original = if logged {
+            loc.original.clone()
+        } else {
+            String::new()
+        };
         if let Some(l) = self.log.as_mut() {
+            l.line(format!("Path \"{}\"", path.display()));
             l.push();
-            l.line(format!("Original path: \"{}\"", loc.original));
+            l.line(format!("Original path: \"{original}\""));
         }
-        let found = match self.value_in(&loc.path, format, root)? {
+        let format = self.config.levels[i].format;
+        let found = match self.value_in(&path, format, root)? {
             None => {
                 say(&mut self.log, || "Path not found".into());
-                self.searched.push((shown, "not found"));
+                self.searched.push((i, j, "not found"));
                 None
             }
             Some(value) => match value {
                 None => {
                     say(&mut self.log, || format!("No such key: \"{root}\""));
-                    self.searched.push((shown, "no such key"));
+                    self.searched.push((i, j, "no such key"));
                     None
                 }
                 Some(v) => {
-                    self.searched.push((shown, "found"));
+                    self.searched.push((i, j, "found"));
                     let v = interp::interpolate(v, true, self)?;
                     say(&mut self.log, || {
                         format!("Found key: \"{root}\" value: {}", show(&v))

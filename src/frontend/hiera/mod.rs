@@ -200,7 +200,7 @@ pub fn render(
                     }
                     Node::null(Span::NONE)
                 }
-                None => return Err(not_found(key, &h.searched)),
+                None => return Err(not_found(key, &h)),
             },
         },
         None => whole(&mut h, merge.as_ref())?,
@@ -219,7 +219,7 @@ pub fn render(
     })
 }
 
-fn not_found(key: &str, searched: &[(String, &'static str)]) -> Error {
+fn not_found(key: &str, h: &Hiera<'_>) -> Error {
     if key == "lookup_options" || key.starts_with("lookup_options.") {
         return Error::new(
             ErrorKind::Merge,
@@ -229,8 +229,11 @@ fn not_found(key: &str, searched: &[(String, &'static str)]) -> Error {
         .hint("look up the keys it configures instead; --explain-levels shows the lookup_options in force");
     }
     let mut seen = std::collections::HashSet::new();
-    let list: Vec<String> = searched
+    let levels = h.levels.as_deref().unwrap_or_default();
+    let list: Vec<String> = h
+        .searched
         .iter()
+        .filter_map(|&(i, j, s)| Some((levels.get(i)?.get(j)?.path.display().to_string(), s)))
         .filter(|(p, _)| seen.insert(p.clone()))
         .map(|(p, s)| format!("  {p} ({s})"))
         .collect();

@@ -27,8 +27,9 @@ pub struct Hiera<'a> {
     pub warnings: Vec<Warning>,
     pub trace: Option<Trace>,
     pub log: Option<Log>,
-    /// Where each location was searched, for the not-found message: (path, found?).
-    pub searched: Vec<(String, &'static str)>,
+    /// Where each location was searched, for the not-found message: (level, location,
+    /// found?).
+    pub searched: Vec<(usize, usize, &'static str)>,
     pub(super) levels: Option<Vec<Vec<Location>>>,
     pub(super) data: FxHashMap<PathBuf, Option<Node>>,
     /// Data files read and parsed ahead (`prefetch`), with the loader's warnings, until the
