@@ -65,12 +65,19 @@ const QUERIES: [&[&str]; 12] = [
     &["backends", "--merge", "deep", "--merge-hash-arrays"],
 ];
 
-/// Every query answers the same without a cache, with a cold one and with a warm one.
+/// Every query answers the same without a cache, with a cold one and with a warm one, the
+/// files read ahead on threads (the default) or one by one as the search reaches them.
 fn same_with_and_without(site: &Path, cache: &Path) {
     for q in QUERIES {
         let plain = lookup(site, None, q);
         assert_eq!(lookup(site, Some(cache), q), plain, "cold: {q:?}");
         assert_eq!(lookup(site, Some(cache), q), plain, "warm: {q:?}");
+        let one = [&["--jobs", "1"][..], q].concat();
+        assert_eq!(
+            lookup(site, Some(cache), &one),
+            plain,
+            "warm, one job: {q:?}"
+        );
     }
 }
 
@@ -120,7 +127,12 @@ fn a_changed_data_file_is_read_again() {
     let text = std::fs::read_to_string(&common).expect("read");
     // Same length, so only the bytes tell the change.
     std::fs::write(&common, text.replace("ntp-common", "ntp-commun")).expect("write");
-    let (code, after, _) = lookup(site.path(), Some(cache.path()), &["ntp_servers"]);
+    // One job: the file is read as the search reaches it, its stale index refused.
+    let (code, after, _) = lookup(
+        site.path(),
+        Some(cache.path()),
+        &["--jobs", "1", "ntp_servers"],
+    );
     assert_eq!(code, 0);
     assert_ne!(before, after);
     assert!(after.contains("ntp-commun."), "{after}");
