@@ -70,8 +70,17 @@ impl Hiera<'_> {
     }
 
     fn level_value(&mut self, i: usize, root: &str, b: &Behaviour) -> Result<Option<Node>> {
-        let name = self.config.levels[i].name.clone();
-        say(&mut self.log, || format!("Hierarchy entry \"{name}\""));
+        // The whole document knows which levels hold each key: the others are not searched
+        // (nothing is logged for the whole document, and a level without the key adds
+        // nothing), so its cost grows with the entries, not keys times levels.
+        let absent = |mask: &u64| i < 64 && mask & (1 << i) == 0;
+        if self.log.is_none() && self.key_levels.get(root).is_some_and(absent) {
+            return Ok(None);
+        }
+        let levels = &self.config.levels;
+        say(&mut self.log, || {
+            format!("Hierarchy entry \"{}\"", levels[i].name)
+        });
         if let Some(t) = self.trace.as_mut() {
             t.layer = u32::try_from(i).unwrap_or(u32::MAX);
         }

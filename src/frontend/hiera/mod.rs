@@ -256,6 +256,7 @@ fn whole(h: &mut Hiera<'_>, merge: Option<&Behaviour>) -> Result<Node> {
     let levels = h.locations()?.clone();
     let mut keys: Vec<(String, Span)> = Vec::new();
     let mut seen = rustc_hash::FxHashSet::default();
+    let mut key_levels = rustc_hash::FxHashMap::<String, u64>::default();
     for (i, locs) in levels.iter().enumerate() {
         let format = h.config.levels[i].format;
         for loc in locs {
@@ -269,11 +270,15 @@ fn whole(h: &mut Hiera<'_>, merge: Option<&Behaviour>) -> Result<Node> {
                         if s != "lookup_options" && seen.insert(s.to_string()) {
                             keys.push((s.to_string(), k.span()));
                         }
+                        if levels.len() <= 64 {
+                            *key_levels.entry(s.to_string()).or_default() |= 1 << i;
+                        }
                     }
                 }
             }
         }
     }
+    h.key_levels = key_levels;
     let mut out = Map::with_capacity(keys.len());
     for (key, span) in keys {
         let steps = h.trace.as_ref().map_or(0, |t| t.steps.len());

@@ -39,6 +39,8 @@ pub struct Hiera<'a> {
     pub(super) stack: Vec<String>,
     /// A one-key lookup: data files with a kept index are parsed entry by entry (`data`).
     pub slicing: bool,
+    /// The whole document: the levels (a bit each, the first 64) whose data holds each key.
+    pub(super) key_levels: FxHashMap<String, u64>,
     pub(super) sliced: FxHashMap<PathBuf, Sliced>,
     /// Files read while looking for their index, waiting for their whole parse.
     pub(super) read_ahead: FxHashMap<PathBuf, Input>,
@@ -74,6 +76,7 @@ impl<'a> Hiera<'a> {
             options: None,
             stack: Vec::new(),
             slicing: false,
+            key_levels: FxHashMap::default(),
             sliced: FxHashMap::default(),
             read_ahead: FxHashMap::default(),
         }
