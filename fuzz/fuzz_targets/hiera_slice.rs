@@ -63,7 +63,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let s = stamp(text.as_bytes(), &opts);
-    let Some(bytes) = build(&doc, text, id, s) else {
+    let Some(bytes) = build(&doc, text, id, s, 0) else {
         return;
     };
     assert!(Index::read(bytes.clone(), s ^ 1, text.len()).is_none());

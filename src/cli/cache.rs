@@ -6,7 +6,8 @@
 //! file changes), replaced whole by a rename. What an index says is trusted only when the
 //! stamp inside it matches the data file's bytes, so an index that is stale, damaged or
 //! written by another build is ignored and replaced. Nothing here fails a run: an index that
-//! cannot be read or written is skipped.
+//! cannot be read or written is skipped. Also the disk's side of trusting a file by its
+//! identity (`identity`, `read_range`): size, times, inode and device, once settled.
 
 use std::hash::Hasher;
 use std::io::Write;
@@ -64,6 +65,54 @@ impl IndexCache {
             let _ = std::fs::remove_file(&tmp);
         }
     }
+}
+
+/// How long a file's times must stand before they are trusted to tell its bytes apart (a
+/// file changed twice within a tick of the clock keeps its times; git's "racy" files).
+const SETTLED: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// A regular file's identity, if it has not changed for `SETTLED`: size, modification and
+/// change times (ns), inode, device. The change time moves on every write and cannot be set.
+pub(crate) fn identity(path: &Path) -> Option<[u64; 5]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path)
+            .ok()
+            .filter(std::fs::Metadata::is_file)?;
+        let ns = |s: i64, n: i64| {
+            u64::try_from(s)
+                .ok()?
+                .checked_mul(1_000_000_000)?
+                .checked_add(u64::try_from(n).ok()?)
+        };
+        let (mtime, ctime) = (
+            ns(m.mtime(), m.mtime_nsec())?,
+            ns(m.ctime(), m.ctime_nsec())?,
+        );
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_nanos();
+        let settled = u128::from(mtime.max(ctime)) + SETTLED.as_nanos() < now;
+        settled.then_some([m.len(), mtime, ctime, m.ino(), m.dev()])
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// Bytes `start..end` of a file.
+pub(crate) fn read_range(path: &Path, start: usize, end: usize) -> Option<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    file.seek(SeekFrom::Start(u64::try_from(start).ok()?))
+        .ok()?;
+    let mut bytes = vec![0; end.checked_sub(start)?];
+    file.read_exact(&mut bytes).ok()?;
+    Some(bytes)
 }
 
 /// A new file only its owner can read (an index holds the data files' key names).

@@ -52,7 +52,7 @@ pub(super) fn read_bounded(reader: impl Read, max: usize, hint: usize) -> std::i
 
 /// How to read a regular file's text again after it is released: as Python's `linecache`
 /// does, only if its size and modification time are still those of the first read.
-fn reload(path: &FsPath, first: &std::fs::Metadata) -> Option<Reload> {
+pub(super) fn reload(path: &FsPath, first: &std::fs::Metadata) -> Option<Reload> {
     if !first.is_file() {
         return None;
     }

@@ -25,6 +25,10 @@ pub(super) trait Tree {
     fn kind(&mut self, path: &FsPath) -> Option<bool>;
     /// The entries of a folder as (name, is a folder); empty when it is not a folder.
     fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)>;
+    /// Whether this tree is the disk as it is now (not a revision).
+    fn is_disk(&self) -> bool {
+        false
+    }
 }
 
 /// The disk, as every render reads it; with `absent_ok` (the working-tree side of
@@ -46,6 +50,9 @@ impl Disk {
 }
 
 impl Tree for Disk {
+    fn is_disk(&self) -> bool {
+        true
+    }
     fn read(&mut self, name: &str) -> Result<Option<Input>, Error> {
         if self.absent_ok && name != "-" && !FsPath::new(name).exists() {
             self.missing.push(name.to_string());
@@ -108,6 +115,24 @@ impl crate::frontend::Files for TreeFiles<'_> {
         if let Some(c) = &self.1 {
             c.put(path, index);
         }
+    }
+    // Only the disk's files have an identity to trust (a revision's are read whole).
+    fn identity(&mut self, path: &FsPath) -> Option<[u64; 5]> {
+        (self.1.is_some() && self.0.is_disk())
+            .then(|| super::cache::identity(path))
+            .flatten()
+    }
+    fn read_range(&mut self, path: &FsPath, start: usize, end: usize) -> Option<Vec<u8>> {
+        (self.1.is_some() && self.0.is_disk())
+            .then(|| super::cache::read_range(path, start, end))
+            .flatten()
+    }
+    fn reload(&mut self, path: &FsPath) -> Option<crate::value::Reload> {
+        let meta = std::fs::metadata(path).ok()?;
+        self.0
+            .is_disk()
+            .then(|| super::files::reload(path, &meta))
+            .flatten()
     }
 }
 

@@ -56,6 +56,20 @@ pub trait Files {
     }
     /// Keeps an index for the file at `path`, best effort (a store that cannot, drops it).
     fn keep_index(&mut self, _path: &Path, _index: &[u8]) {}
+    /// The identity of a file that has not changed for a while (size, modification and
+    /// change times, inode, device): while it stays the same, so do the bytes. `None`:
+    /// unknown, or changed too recently for its times to tell.
+    fn identity(&mut self, _path: &Path) -> Option<[u64; 5]> {
+        None
+    }
+    /// Bytes `start..end` of the file at `path`.
+    fn read_range(&mut self, _path: &Path, _start: usize, _end: usize) -> Option<Vec<u8>> {
+        None
+    }
+    /// How to read the file at `path` again for a message, its text not being kept.
+    fn reload(&mut self, _path: &Path) -> Option<crate::value::Reload> {
+        None
+    }
 }
 
 /// Settings every front-end honours.

@@ -243,6 +243,29 @@ impl SourceMap {
         base
     }
 
+    /// Adds a source whose text is not read now (`len` bytes, read by `reload` when a
+    /// position in it is shown).
+    pub fn add_released(
+        &mut self,
+        name: impl Into<String>,
+        len: usize,
+        reload: Option<Reload>,
+    ) -> SourceId {
+        let base = self.used();
+        self.sources.push(Source {
+            name: name.into(),
+            len,
+            text: OnceLock::new(),
+            reload,
+            base,
+            line_starts: OnceLock::new(),
+            char_marks: OnceLock::new(),
+            lines_before: 0,
+            cols_before: 0,
+        });
+        base
+    }
+
     /// Adds a text that stands in the file `name` after `lines_before` lines, each of its
     /// lines after `cols_before` columns of indentation (a MIME part's body: 0; a literal
     /// block scalar's content: its indentation): its positions are shown as the file's.

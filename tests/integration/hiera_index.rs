@@ -226,3 +226,55 @@ fn comments_and_spellings_come_out_as_from_a_whole_parse() {
     same_with_and_without(site.path(), cache.path());
     assert_eq!(indexes(cache.path()).len(), 6);
 }
+
+#[test]
+fn settled_files_are_not_read_again() {
+    let site = site_copy();
+    let cache = tempfile::tempdir().expect("temp dir");
+    let common = site.path().join("data/common.yaml");
+    let text = std::fs::read_to_string(&common).expect("read");
+    // A lookup that fails with a position in the file: shown from the file read again.
+    std::fs::write(
+        &common,
+        format!("{text}loop_a: \"%{{lookup('loop_b')}}\"\nloop_b: \"%{{lookup('loop_a')}}\"\n"),
+    )
+    .expect("write");
+    // Files untouched for two seconds are trusted by their size, times and inode: the index
+    // made now records them, and the next lookups read only the entries they need.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let loops = ["loop_a"];
+    let queries: Vec<&[&str]> = QUERIES.iter().copied().chain([&loops[..]]).collect();
+    for q in &queries {
+        let plain = lookup(site.path(), None, q);
+        assert_eq!(
+            lookup(site.path(), Some(cache.path()), q),
+            plain,
+            "cold: {q:?}"
+        );
+        assert_eq!(
+            lookup(site.path(), Some(cache.path()), q),
+            plain,
+            "trusted: {q:?}"
+        );
+        let one = [&["--jobs", "1"][..], q].concat();
+        assert_eq!(
+            lookup(site.path(), Some(cache.path()), &one),
+            plain,
+            "one job: {q:?}"
+        );
+    }
+    let failed = lookup(site.path(), Some(cache.path()), &loops);
+    assert_eq!(failed.0, 1);
+    assert!(failed.2.contains("common.yaml:"), "{}", failed.2);
+    // A change is seen at once (the change time moves), even with the same size.
+    let now = std::fs::read_to_string(&common).expect("read");
+    std::fs::write(&common, now.replace("ntp-common", "ntp-commun")).expect("write");
+    let q = ["ntp_servers"];
+    let (code, after, _) = lookup(site.path(), Some(cache.path()), &q);
+    assert_eq!(code, 0);
+    assert!(after.contains("ntp-commun."), "{after}");
+    assert_eq!(
+        lookup(site.path(), Some(cache.path()), &q),
+        lookup(site.path(), None, &q)
+    );
+}

@@ -13,11 +13,14 @@ use crate::value::{Node, SourceId, Span};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::Path;
 
-/// A data file read with an index: its text, and the entries parsed so far.
+/// A data file read with an index: its source, and the entries parsed so far. `released`:
+/// its bytes were not read (its identity vouched for the index); entries are read from the
+/// file one by one and the text only if a message shows a position in it.
 pub struct Sliced {
     id: SourceId,
     index: Index,
     parsed: FxHashMap<String, Option<Node>>,
+    released: bool,
 }
 
 impl Hiera<'_> {
@@ -64,27 +67,35 @@ impl Hiera<'_> {
         if let Some(v) = s.parsed.get(key) {
             return Ok(Some(v.clone()));
         }
-        let (id, seq) = (s.id, s.index.seq_indent());
-        let load = &self.settings.load;
-        let text = self.sources.text(id);
-        let mut whole = false;
-        if s.parsed.is_empty() && load.styles.is_some() {
-            // The file's closing comments, which the writer may put after the value.
-            if let Some(last) = s.index.last() {
-                whole |= slice::entry(text, last, None, id, load, seq).is_none();
-            }
-        }
-        let value = match s.index.find(key) {
+        let (id, seq, released) = (s.id, s.index.seq_indent(), s.released);
+        let last = (s.parsed.is_empty() && self.settings.load.styles.is_some())
+            .then(|| s.index.last())
+            .flatten();
+        let found = s.index.find(key);
+        let len = s.index.text_len();
+        // The file's closing comments, which the writer may put after the value.
+        let whole = last.is_some_and(|range| {
+            self.entry_at(path, (id, released, len), range, None, seq)
+                .is_none()
+        });
+        let value = match found {
             _ if whole => None,
             Found::Missing => Some(None),
             Found::Unsure => None,
-            Found::At(start, end) => {
-                slice::entry(text, (start, end), Some(key), id, load, seq).map(Some)
-            }
+            Found::At(start, end) => self
+                .entry_at(path, (id, released, len), (start, end), Some(key), seq)
+                .map(Some),
         };
         let Some(value) = value else {
             // Not what the whole parse gave when the index was made: parse whole.
             self.sliced.remove(path);
+            if released {
+                // Read afresh for the whole parse (`data` takes it from here).
+                if let Some(input) = self.files.read(path)? {
+                    self.read_ahead.insert(path.to_path_buf(), input);
+                }
+                return Ok(None);
+            }
             let doc = self.parse_whole(path, Format::Yaml, id)?;
             self.data.insert(path.to_path_buf(), doc);
             return Ok(None);
@@ -95,8 +106,33 @@ impl Hiera<'_> {
         Ok(Some(value))
     }
 
-    /// Reads a file and the index kept for it; `true` when the index is for these bytes.
-    /// Otherwise the file waits, read, for its whole parse.
+    /// An entry of a sliced file: from its text, or read from the file alone.
+    fn entry_at(
+        &mut self,
+        path: &Path,
+        (id, released, len): (SourceId, bool, usize),
+        (start, end): (usize, usize),
+        key: Option<&str>,
+        seq: Option<bool>,
+    ) -> Option<Node> {
+        let load = &self.settings.load;
+        if !released {
+            return slice::entry(self.sources.text(id), (start, end), key, id, load, seq);
+        }
+        // With the byte before, to see that the entry starts a line.
+        let text =
+            String::from_utf8(self.files.read_range(path, start.saturating_sub(1), end)?).ok()?;
+        let piece = if start == 0 {
+            &text[..]
+        } else {
+            text.strip_prefix('\n')?
+        };
+        slice::entry_in(piece, start, len, key, id, load, seq)
+    }
+
+    /// Opens a file through the index kept for it: without reading it when its identity is
+    /// the one the index records, else reading it and checking the index's stamp. `true`
+    /// when the index is used; otherwise the file waits, read, for its whole parse.
     fn open_indexed(&mut self, path: &Path) -> Result<bool> {
         if self.pending.contains_key(path)
             || self.read_ahead.contains_key(path)
@@ -104,17 +140,64 @@ impl Hiera<'_> {
         {
             return Ok(false);
         }
+        if self.open_trusted(path) {
+            return Ok(true);
+        }
+        let before = self.files.identity(path);
         let Some(input) = self.files.read(path)? else {
             return Ok(false);
         };
         if let Some(index) = kept_index(self.files, &self.settings.load, path, &input.bytes) {
+            self.vouch(path, &index, before);
             let id = add_text_input(input, self.sources, self.settings)?;
             self.sliced
-                .insert(path.to_path_buf(), Sliced::new(id, index));
+                .insert(path.to_path_buf(), Sliced::new(id, index, false));
             return Ok(true);
+        }
+        if let Some(b) = before {
+            self.identities.insert(path.to_path_buf(), b);
         }
         self.read_ahead.insert(path.to_path_buf(), input);
         Ok(false)
+    }
+
+    /// Uses the kept index of a file whose identity it records, without reading the file
+    /// (not with `--explain`, which keeps every text).
+    fn open_trusted(&mut self, path: &Path) -> bool {
+        if self.settings.explain {
+            return false;
+        }
+        let rules = slice::stamp(&[], &self.settings.load);
+        let Some(identity) = self.files.identity(path) else {
+            return false;
+        };
+        let Some(index) = self
+            .files
+            .index(path)
+            .and_then(|b| Index::trusted(b, identity, rules))
+        else {
+            return false;
+        };
+        let reload = self.files.reload(path);
+        let id = self
+            .sources
+            .add_released(path.display().to_string(), index.text_len(), reload);
+        self.sliced
+            .insert(path.to_path_buf(), Sliced::new(id, index, true));
+        true
+    }
+
+    /// An index checked against the file's bytes, read while the file kept the identity
+    /// `before`, is kept again with that identity so the next run need not read the file.
+    fn vouch(&mut self, path: &Path, index: &Index, before: Option<[u64; 5]>) {
+        if index.has_identity() {
+            return;
+        }
+        if let Some(b) = before.filter(|b| self.files.identity(path) == Some(*b)) {
+            let mut bytes = index.bytes().to_vec();
+            slice::set_identity(&mut bytes, b);
+            self.files.keep_index(path, &bytes);
+        }
     }
 
     /// Reads every data file of the hierarchy ahead of the search and parses them on
@@ -129,34 +212,50 @@ impl Hiera<'_> {
         let mut formats = FxHashMap::default();
         let mut fresh = FxHashSet::default();
         let (mut inputs, mut paths) = (Vec::new(), Vec::new());
-        for (level, locations) in self.config.levels.iter().zip(levels) {
+        let formats_of: Vec<Format> = self.config.levels.iter().map(|l| l.format).collect();
+        for (&format, locations) in formats_of.iter().zip(levels) {
             for loc in locations {
                 if self.data.contains_key(&*loc.path) || formats.contains_key(&*loc.path) {
                     continue;
                 }
+                let yaml = format == Format::Yaml;
+                if self.slicing
+                    && yaml
+                    && self.files.keeps_indexes()
+                    && self.open_trusted(&loc.path)
+                {
+                    formats.insert(loc.path.to_path_buf(), format);
+                    continue;
+                }
+                let before = self.files.identity(&loc.path);
                 // Missing, blank or unreadable: the search reads it itself, as it would.
                 let Ok(Some(input)) = self.files.read(&loc.path) else {
                     continue;
                 };
-                if blank(&input, level.format) {
+                if blank(&input, format) {
                     continue;
                 }
-                formats.insert(loc.path.to_path_buf(), level.format);
-                let kept = (level.format == Format::Yaml && self.files.keeps_indexes())
+                formats.insert(loc.path.to_path_buf(), format);
+                let kept = (format == Format::Yaml && self.files.keeps_indexes())
                     .then(|| kept_index(self.files, &self.settings.load, &loc.path, &input.bytes))
                     .flatten();
+                if let Some(b) = before {
+                    self.identities.insert(loc.path.to_path_buf(), b);
+                }
                 if let Some(index) = kept {
+                    self.vouch(&loc.path, &index, before);
                     if self.slicing {
                         if let Ok(id) = add_text_input(input, self.sources, self.settings) {
                             self.sliced
-                                .insert(loc.path.to_path_buf(), Sliced::new(id, index));
+                                .insert(loc.path.to_path_buf(), Sliced::new(id, index, false));
                         }
                         continue;
                     }
-                    // Parsed whole, its index is not made again.
+                    // Parsed whole, its index is not made again (`vouch` added the
+                    // identity if it lacked one).
                     fresh.insert(input.name.clone());
                 }
-                paths.push((loc.path.to_path_buf(), level.format));
+                paths.push((loc.path.to_path_buf(), format));
                 inputs.push(input);
             }
         }
@@ -168,11 +267,12 @@ impl Hiera<'_> {
             .collect();
         let load = &self.settings.load;
         let indexing = self.files.keeps_indexes();
+        let rules = slice::stamp(&[], load);
         let parsed = parse_inputs(inputs, self.sources, self.settings, |name, text, id, w| {
             let json = json.contains(name);
             let doc = load::load_document(text, id, json, load, w)?;
             let index = (indexing && !json && w.is_empty() && !fresh.contains(name))
-                .then(|| index_of(doc.as_ref(), text, id, load))
+                .then(|| index_of(doc.as_ref(), text, id, load, rules))
                 .flatten();
             Ok((doc, index))
         });
@@ -181,7 +281,7 @@ impl Hiera<'_> {
                 Ok(p) => (
                     p.value.and_then(|(doc, index)| {
                         if let Some(index) = index {
-                            self.files.keep_index(&path, &index);
+                            self.keep(&path, index);
                         }
                         as_data(&path, format, p.id, doc)
                     }),
@@ -196,10 +296,15 @@ impl Hiera<'_> {
     fn load(&mut self, path: &Path, format: Format) -> Result<Option<Node>> {
         let input = match self.read_ahead.remove(path) {
             Some(input) => input,
-            None => match self.files.read(path)? {
-                Some(input) => input,
-                None => return Ok(None),
-            },
+            None => {
+                if let Some(b) = self.files.identity(path) {
+                    self.identities.insert(path.to_path_buf(), b);
+                }
+                match self.files.read(path)? {
+                    Some(input) => input,
+                    None => return Ok(None),
+                }
+            }
         };
         if blank(&input, format) {
             return Ok(Some(Node::empty_map(Span::NONE)));
@@ -221,20 +326,32 @@ impl Hiera<'_> {
             && self.files.keeps_indexes()
             && kept_index(self.files, &self.settings.load, path, text.as_bytes()).is_none()
         {
-            if let Some(index) = index_of(doc.as_ref(), text, id, &self.settings.load) {
-                self.files.keep_index(path, &index);
+            let rules = slice::stamp(&[], &self.settings.load);
+            if let Some(index) = index_of(doc.as_ref(), text, id, &self.settings.load, rules) {
+                self.keep(path, index);
             }
         }
         as_data(path, format, id, doc)
     }
+
+    /// Keeps a new index, with the file's identity when it had it before it was read and
+    /// still has it.
+    fn keep(&mut self, path: &Path, mut index: Vec<u8>) {
+        let before = self.identities.get(path).copied();
+        if let Some(b) = before.filter(|b| self.files.identity(path) == Some(*b)) {
+            slice::set_identity(&mut index, b);
+        }
+        self.files.keep_index(path, &index);
+    }
 }
 
 impl Sliced {
-    fn new(id: SourceId, index: Index) -> Sliced {
+    fn new(id: SourceId, index: Index, released: bool) -> Sliced {
         Sliced {
             id,
             index,
             parsed: FxHashMap::default(),
+            released,
         }
     }
 }
@@ -259,8 +376,9 @@ fn index_of(
     text: &str,
     id: SourceId,
     opts: &load::LoadOptions,
+    rules: u64,
 ) -> Option<Vec<u8>> {
-    slice::build(doc?, text, id, slice::stamp(text.as_bytes(), opts))
+    slice::build(doc?, text, id, slice::stamp(text.as_bytes(), opts), rules)
 }
 
 /// A YAML data file of only blank space is an empty hash (no text to parse).

@@ -4,7 +4,10 @@
 //! `cli/cache.rs`) stamped with a hash of the file's bytes and of the loading rules. A later
 //! one-key lookup whose file still has those bytes parses only the entries it asks for — the
 //! key, `lookup_options`, the keys its interpolations look up — each at its own offset in the
-//! file, so values, positions, comments and messages are those of the whole parse.
+//! file, so values, positions, comments and messages are those of the whole parse (when
+//! comments are kept, the last entry is read too: it holds the file's closing comments). When
+//! the store can vouch for a file by its identity (size, times, inode: `Files::identity`), the
+//! index records it, and a later run that finds the same identity reads only the entries.
 //!
 //! A file is indexed only when no entry can change how another reads: UTF-8 without a
 //! byte-order mark (the text is the file's bytes), loaded without a warning (no duplicate
@@ -24,16 +27,20 @@ use crate::value::{Kind, Node, SourceId};
 use std::hash::Hasher;
 
 /// The first bytes of an index (its format's version is the last digit).
-const MAGIC: &[u8; 20] = b"strata-hiera-index3\n";
+const MAGIC: &[u8; 20] = b"strata-hiera-index4\n";
 /// Where the header's fields are: stamp, text length, hash of the rest (from the count on),
-/// record count, how block sequences are indented (0 unknown, 1 not, 2 indented).
+/// record count, how block sequences are indented (0 unknown, 1 not, 2 indented), the
+/// file's identity when the index was made (`Files::identity`; zeros: none).
 const STAMP_AT: usize = MAGIC.len();
 const LEN_AT: usize = STAMP_AT + 8;
 const SUM_AT: usize = LEN_AT + 8;
 const COUNT_AT: usize = SUM_AT + 8;
 const SEQ_AT: usize = COUNT_AT + 4;
+const IDENT_AT: usize = SEQ_AT + 1;
+/// A hash of the loading rules alone (`stamp` of no bytes), checked with the identity.
+const RULES_AT: usize = IDENT_AT + 40;
 /// Bytes before the records.
-const HEAD: usize = SEQ_AT + 1;
+const HEAD: usize = RULES_AT + 8;
 /// One record: the key's hash, its entry's start and end in the text.
 const RECORD: usize = 16;
 
@@ -58,7 +65,7 @@ pub fn stamp(bytes: &[u8], opts: &LoadOptions) -> u64 {
 
 /// The index of a file parsed whole (`doc`, from `text` loaded as source `source` without a
 /// warning), or `None` when its entries cannot be parsed apart.
-pub fn build(doc: &Node, text: &str, source: SourceId, stamp: u64) -> Option<Vec<u8>> {
+pub fn build(doc: &Node, text: &str, source: SourceId, stamp: u64, rules: u64) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
     if bytes.contains(&b'&')
         || bytes.first() == Some(&b'%')
@@ -120,6 +127,8 @@ pub fn build(doc: &Node, text: &str, source: SourceId, stamp: u64) -> Option<Vec
         Some(false) => 1,
         Some(true) => 2,
     });
+    out.extend_from_slice(&[0; 40]);
+    out.extend_from_slice(&rules.to_le_bytes());
     for (hash, start, end) in &records {
         out.extend_from_slice(&hash.to_le_bytes());
         out.extend_from_slice(&start.to_le_bytes());
@@ -170,6 +179,19 @@ fn seq_indent(doc: &Node, bytes: &[u8], source: SourceId) -> Option<bool> {
         }
     }
     None
+}
+
+/// Records in an index the identity the file had before it was read and still has after it
+/// was parsed: the index can then be trusted from the identity alone (`Index::trusted`).
+pub fn set_identity(index: &mut [u8], identity: [u64; 5]) {
+    if index.len() < HEAD {
+        return;
+    }
+    for (i, n) in identity.iter().enumerate() {
+        index[IDENT_AT + i * 8..IDENT_AT + i * 8 + 8].copy_from_slice(&n.to_le_bytes());
+    }
+    let sum = checksum(&index[COUNT_AT..]);
+    index[SUM_AT..COUNT_AT].copy_from_slice(&sum.to_le_bytes());
 }
 
 /// A hash of an index's records and keys: a damaged index is refused as a whole.
@@ -277,20 +299,50 @@ impl Index {
     /// is whole (its hash matches); anything else: `None` (the file is parsed whole).
     pub fn read(bytes: Vec<u8>, stamp: u64, len: usize) -> Option<Index> {
         let head = bytes.get(..HEAD)?;
-        let word = |at: usize, n: usize| -> Option<u64> {
-            let b = head.get(at..at + n)?;
-            Some(b.iter().rev().fold(0u64, |acc, &x| acc << 8 | u64::from(x)))
-        };
-        if &head[..MAGIC.len()] != MAGIC
-            || word(STAMP_AT, 8)? != stamp
-            || word(LEN_AT, 8)? != len as u64
-            || word(SUM_AT, 8)? != checksum(&bytes[COUNT_AT..])
+        if word(head, STAMP_AT, 8) != stamp || word(head, LEN_AT, 8) != len as u64 {
+            return None;
+        }
+        Index::whole(bytes)
+    }
+
+    /// The index in `bytes` if it was made for the file with this identity (the file is not
+    /// read: its identity says its bytes are those the index was made for).
+    pub fn trusted(bytes: Vec<u8>, identity: [u64; 5], rules: u64) -> Option<Index> {
+        let head = bytes.get(..HEAD)?;
+        let kept: Vec<u64> = (0..5).map(|i| word(head, IDENT_AT + i * 8, 8)).collect();
+        if kept != identity
+            || identity[0] != word(head, LEN_AT, 8)
+            || word(head, RULES_AT, 8) != rules
         {
             return None;
         }
-        let count = usize::try_from(word(COUNT_AT, 4)?).ok()?;
+        Index::whole(bytes)
+    }
+
+    /// Whether the index records the file's identity.
+    pub fn has_identity(&self) -> bool {
+        self.bytes[IDENT_AT..IDENT_AT + 40].iter().any(|&b| b != 0)
+    }
+
+    /// The index's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The bytes as an index, if they are one and whole (the hash matches).
+    fn whole(bytes: Vec<u8>) -> Option<Index> {
+        let head = bytes.get(..HEAD)?;
+        if &head[..MAGIC.len()] != MAGIC || word(head, SUM_AT, 8) != checksum(&bytes[COUNT_AT..]) {
+            return None;
+        }
+        let count = usize::try_from(word(head, COUNT_AT, 4)).ok()?;
         let size = HEAD.checked_add(count.checked_mul(RECORD)?)?;
         (bytes.len() == size).then_some(Index { bytes, count })
+    }
+
+    /// The length of the text the index was made for.
+    pub fn text_len(&self) -> usize {
+        usize::try_from(word(&self.bytes, LEN_AT, 8)).unwrap_or(usize::MAX)
     }
 
     /// Record `i`: key hash, entry start, entry end.
@@ -345,6 +397,14 @@ impl Index {
     }
 }
 
+/// The little-endian number of `n` bytes at `at` (the caller checked the length).
+fn word(bytes: &[u8], at: usize, n: usize) -> u64 {
+    bytes[at..at + n]
+        .iter()
+        .rev()
+        .fold(0u64, |acc, &x| acc << 8 | u64::from(x))
+}
+
 /// What an index says of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Found {
@@ -370,14 +430,35 @@ fn key_hash(key: &str) -> u64 {
 /// the entry holds (the last entry, read for its closing comments).
 pub fn entry(
     text: &str,
-    (start, end): (usize, usize),
+    range: (usize, usize),
     key: Option<&str>,
     source: SourceId,
     opts: &LoadOptions,
     seq_indent: Option<bool>,
 ) -> Option<Node> {
+    let piece = piece_of(text, range)?;
+    entry_in(piece, range.0, text.len(), key, source, opts, seq_indent)
+}
+
+/// An entry's text, if `range` holds one (it starts a line).
+pub fn piece_of(text: &str, (start, end): (usize, usize)) -> Option<&str> {
     let line_start = start == 0 || text.as_bytes().get(start - 1) == Some(&b'\n');
-    let piece = text.get(start..end).filter(|_| line_start)?;
+    text.get(start..end).filter(|_| line_start)
+}
+
+/// `entry` with the entry's text only (`piece`, from offset `start` of a text of `len`
+/// bytes).
+pub fn entry_in(
+    piece: &str,
+    start: usize,
+    len: usize,
+    key: Option<&str>,
+    source: SourceId,
+    opts: &LoadOptions,
+    seq_indent: Option<bool>,
+) -> Option<Node> {
+    let end = start + piece.len();
+    let text_len = len;
     let opts_styles = opts.styles.clone();
     let id = source.checked_add(u32::try_from(start).ok()?)?;
     let mut warnings = Vec::new();
@@ -385,7 +466,7 @@ pub fn entry(
     // Its styles are recorded apart, to be given the whole text's sequence layout.
     let sink = opts.styles.as_ref().map(|_| StyleSink::default());
     let opts = LoadOptions {
-        continues: text.len() - end,
+        continues: text_len.checked_sub(end)?,
         styles: sink.clone(),
         ..opts.clone()
     };
@@ -420,7 +501,7 @@ mod tests {
         let doc = load::load_document(text, id, false, &opts, &mut w).ok()??;
         assert!(w.is_empty());
         let s = stamp(text.as_bytes(), &opts);
-        Index::read(build(&doc, text, id, s)?, s, text.len())
+        Index::read(build(&doc, text, id, s, 0)?, s, text.len())
     }
 
     #[test]
@@ -479,7 +560,7 @@ mod tests {
             .unwrap()
             .unwrap();
         let s = stamp(text.as_bytes(), &opts);
-        let bytes = build(&doc, text, id, s).unwrap();
+        let bytes = build(&doc, text, id, s, 0).unwrap();
         assert!(Index::read(bytes.clone(), s, text.len()).is_some());
         assert!(Index::read(bytes.clone(), s ^ 1, text.len()).is_none());
         assert!(Index::read(bytes.clone(), s, text.len() + 1).is_none());

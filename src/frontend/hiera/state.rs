@@ -44,6 +44,8 @@ pub struct Hiera<'a> {
     pub(super) sliced: FxHashMap<PathBuf, Sliced>,
     /// Files read while looking for their index, waiting for their whole parse.
     pub(super) read_ahead: FxHashMap<PathBuf, Input>,
+    /// Each file's identity before it was read (`Files::identity`), for its new index.
+    pub(super) identities: FxHashMap<PathBuf, [u64; 5]>,
 }
 
 impl<'a> Hiera<'a> {
@@ -79,6 +81,7 @@ impl<'a> Hiera<'a> {
             key_levels: FxHashMap::default(),
             sliced: FxHashMap::default(),
             read_ahead: FxHashMap::default(),
+            identities: FxHashMap::default(),
         }
     }
 
