@@ -2,7 +2,7 @@
 //! `hiera.yaml`, its data files and a facts file. This file owns the job the CLI builds, the
 //! scope (facts as top-scope variables, `facts`, `trusted`), the one-key and whole-document
 //! modes, and the not-found message. `config` reads hiera.yaml, `locate` the levels'
-//! locations, `data` the data files (`slice`: by entry, from a kept index), `interp` interpolation and key syntax, `options` lookup_options, `behave` and
+//! locations, `data` the data files (`slice`: by entry, from a kept index in `index`), `interp` interpolation and key syntax, `options` lookup_options, `behave` and
 //! `deep` Puppet's merge behaviours, `state` a run's state, `lookup` the search itself,
 //! `report` `--explain-levels`.
 
@@ -10,6 +10,7 @@ pub mod behave;
 pub mod config;
 pub mod data;
 pub mod deep;
+pub mod index;
 pub mod interp;
 pub mod locate;
 pub mod lookup;
