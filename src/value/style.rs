@@ -113,6 +113,21 @@ impl StyleSink {
     }
 }
 
+/// `items` in the order of `key`, equal keys in their order (a stable sort that moves each
+/// item once: a spelling is ~90 bytes, and a run records hundreds of thousands).
+fn sorted_by<T>(items: Vec<T>, key: impl Fn(&T) -> u32) -> Vec<T> {
+    if items.is_sorted_by_key(&key) {
+        return items;
+    }
+    let mut order: Vec<(u32, usize)> = items.iter().map(&key).zip(0..).collect();
+    order.sort_unstable();
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|(_, i)| slots[i].take())
+        .collect()
+}
+
 /// Every source's styles, looked up by offset.
 #[derive(Debug, Default)]
 pub struct StyleBook {
@@ -142,9 +157,9 @@ impl StyleBook {
             trivia.extend(s.trivia);
         }
         // A stream loaded in pieces and then again in one pass records some things twice.
-        spellings.sort_by_key(|s| s.at);
+        let mut spellings = sorted_by(spellings, |s| s.at);
         spellings.dedup_by_key(|s| s.at);
-        trivia.sort_by_key(|t| t.to);
+        let mut trivia = sorted_by(trivia, |t| t.to);
         trivia.dedup_by_key(|t| t.to);
         let base = spellings.first().map_or(0, |s| s.at);
         let last = spellings.last().map_or(0, |s| s.at);
@@ -226,5 +241,22 @@ impl StyleBook {
 
     pub fn trivia_at(&self, i: usize) -> &Trivia {
         &self.trivia[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sorted_by;
+
+    #[test]
+    fn sorted_by_is_stable_and_keeps_sorted_input() {
+        let items = vec![(3u32, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e')];
+        let sorted = sorted_by(items, |t| t.0);
+        assert_eq!(
+            sorted,
+            vec![(1, 'b'), (1, 'e'), (2, 'd'), (3, 'a'), (3, 'c')]
+        );
+        let already = vec![(1u32, 'x'), (1, 'y'), (5, 'z')];
+        assert_eq!(sorted_by(already.clone(), |t| t.0), already);
     }
 }
