@@ -228,18 +228,9 @@ impl SourceMap {
         text: String,
         reload: Option<Reload>,
     ) -> SourceId {
-        let base = self.used();
-        self.sources.push(Source {
-            name: name.into(),
-            len: text.len(),
-            text: OnceLock::from(text),
-            reload,
-            base,
-            line_starts: OnceLock::new(),
-            char_marks: OnceLock::new(),
-            lines_before: 0,
-            cols_before: 0,
-        });
+        let base = self.add_released(name, text.len(), reload);
+        let set = self.sources.last().map(|s| s.text.set(text));
+        debug_assert!(matches!(set, Some(Ok(()))));
         base
     }
 

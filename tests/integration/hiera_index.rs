@@ -67,8 +67,9 @@ const QUERIES: [&[&str]; 12] = [
 
 /// Every query answers the same without a cache, with a cold one and with a warm one, the
 /// files read ahead on threads (the default) or one by one as the search reaches them.
-fn same_with_and_without(site: &Path, cache: &Path) {
-    for q in QUERIES {
+/// Each query answers alike without a cache, cold, warm, and warm with one job.
+fn same_with_and_without(site: &Path, cache: &Path, queries: &[&[&str]]) {
+    for &q in queries {
         let plain = lookup(site, None, q);
         assert_eq!(lookup(site, Some(cache), q), plain, "cold: {q:?}");
         assert_eq!(lookup(site, Some(cache), q), plain, "warm: {q:?}");
@@ -85,7 +86,7 @@ fn same_with_and_without(site: &Path, cache: &Path) {
 fn kept_indexes_answer_as_whole_parses() {
     let site = site_copy();
     let cache = tempfile::tempdir().expect("temp dir");
-    same_with_and_without(site.path(), cache.path());
+    same_with_and_without(site.path(), cache.path(), &QUERIES);
     // One index per data file the lookups reached (node, role, OS, two extras, common).
     assert_eq!(
         indexes(cache.path()).len(),
@@ -136,7 +137,7 @@ fn a_changed_data_file_is_read_again() {
     assert_eq!(code, 0);
     assert_ne!(before, after);
     assert!(after.contains("ntp-commun."), "{after}");
-    same_with_and_without(site.path(), cache.path());
+    same_with_and_without(site.path(), cache.path(), &QUERIES);
     // A file that no longer parses reports what a whole parse reports.
     std::fs::write(&common, format!("{text}\nbroken: [\n")).expect("write");
     let plain = lookup(site.path(), None, &["motd"]);
@@ -184,7 +185,7 @@ fn files_whose_entries_depend_on_each_other_are_not_indexed() {
         format!("{text}\nbase: &base {{x: 1}}\nderived: *base\n"),
     )
     .expect("write");
-    same_with_and_without(site.path(), cache.path());
+    same_with_and_without(site.path(), cache.path(), &QUERIES);
     assert_eq!(indexes(cache.path()).len(), 5, "common.yaml is not indexed");
     let q = ["derived", "--output", "json"];
     assert_eq!(
@@ -223,7 +224,7 @@ fn comments_and_spellings_come_out_as_from_a_whole_parse() {
         out.push_str("# closing\n");
         std::fs::write(&path, out).expect("write");
     }
-    same_with_and_without(site.path(), cache.path());
+    same_with_and_without(site.path(), cache.path(), &QUERIES);
     assert_eq!(indexes(cache.path()).len(), 6);
 }
 
@@ -244,25 +245,8 @@ fn settled_files_are_not_read_again() {
     std::thread::sleep(std::time::Duration::from_millis(2100));
     let loops = ["loop_a"];
     let queries: Vec<&[&str]> = QUERIES.iter().copied().chain([&loops[..]]).collect();
-    for q in &queries {
-        let plain = lookup(site.path(), None, q);
-        assert_eq!(
-            lookup(site.path(), Some(cache.path()), q),
-            plain,
-            "cold: {q:?}"
-        );
-        assert_eq!(
-            lookup(site.path(), Some(cache.path()), q),
-            plain,
-            "trusted: {q:?}"
-        );
-        let one = [&["--jobs", "1"][..], q].concat();
-        assert_eq!(
-            lookup(site.path(), Some(cache.path()), &one),
-            plain,
-            "one job: {q:?}"
-        );
-    }
+    // Cold, then trusted by identity, then trusted with one job.
+    same_with_and_without(site.path(), cache.path(), &queries);
     let failed = lookup(site.path(), Some(cache.path()), &loops);
     assert_eq!(failed.0, 1);
     assert!(failed.2.contains("common.yaml:"), "{}", failed.2);

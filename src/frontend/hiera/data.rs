@@ -92,11 +92,12 @@ impl Hiera<'_> {
             if released {
                 // Read afresh for the whole parse (`data` takes it from here).
                 if let Some(input) = self.files.read(path)? {
-                    self.read_ahead.insert(path.to_path_buf(), input);
+                    self.read_ahead
+                        .insert(path.to_path_buf(), (input, Kept::Unchecked));
                 }
                 return Ok(None);
             }
-            let doc = self.parse_whole(path, Format::Yaml, id)?;
+            let doc = self.parse_whole(path, Format::Yaml, id, Kept::Fresh)?;
             self.data.insert(path.to_path_buf(), doc);
             return Ok(None);
         };
@@ -147,7 +148,8 @@ impl Hiera<'_> {
         let Some(input) = self.files.read(path)? else {
             return Ok(false);
         };
-        if let Some(index) = kept_index(self.files, &self.settings.load, path, &input.bytes) {
+        let (stamp, kept) = kept_index(self.files, &self.settings.load, path, &input.bytes);
+        if let Some(index) = kept {
             self.vouch(path, &index, before);
             let id = add_text_input(input, self.sources, self.settings)?;
             self.sliced
@@ -157,7 +159,8 @@ impl Hiera<'_> {
         if let Some(b) = before {
             self.identities.insert(path.to_path_buf(), b);
         }
-        self.read_ahead.insert(path.to_path_buf(), input);
+        self.read_ahead
+            .insert(path.to_path_buf(), (input, Kept::Stale(stamp)));
         Ok(false)
     }
 
@@ -210,7 +213,8 @@ impl Hiera<'_> {
             return;
         }
         let mut formats = FxHashMap::default();
-        let mut fresh = FxHashSet::default();
+        // The stamps of the YAML files whose kept index is not theirs (made again).
+        let mut stale = FxHashMap::default();
         let (mut inputs, mut paths) = (Vec::new(), Vec::new());
         let formats_of: Vec<Format> = self.config.levels.iter().map(|l| l.format).collect();
         for (&format, locations) in formats_of.iter().zip(levels) {
@@ -238,7 +242,12 @@ impl Hiera<'_> {
                 formats.insert(loc.path.to_path_buf(), format);
                 let kept = (format == Format::Yaml && self.files.keeps_indexes())
                     .then(|| kept_index(self.files, &self.settings.load, &loc.path, &input.bytes))
-                    .flatten();
+                    .and_then(|(stamp, kept)| {
+                        if kept.is_none() {
+                            stale.insert(input.name.clone(), stamp);
+                        }
+                        kept
+                    });
                 if let Some(b) = before {
                     self.identities.insert(loc.path.to_path_buf(), b);
                 }
@@ -252,8 +261,7 @@ impl Hiera<'_> {
                         continue;
                     }
                     // Parsed whole, its index is not made again (`vouch` added the
-                    // identity if it lacked one).
-                    fresh.insert(input.name.clone());
+                    // identity if it lacked one): it is not in `stale`.
                 }
                 paths.push((loc.path.to_path_buf(), format));
                 inputs.push(input);
@@ -266,14 +274,14 @@ impl Hiera<'_> {
             .map(|(_, i)| i.name.clone())
             .collect();
         let load = &self.settings.load;
-        let indexing = self.files.keeps_indexes();
         let rules = slice::stamp(&[], load);
         let parsed = parse_inputs(inputs, self.sources, self.settings, |name, text, id, w| {
             let json = json.contains(name);
             let doc = load::load_document(text, id, json, load, w)?;
-            let index = (indexing && !json && w.is_empty() && !fresh.contains(name))
-                .then(|| index_of(doc.as_ref(), text, id, load, rules))
-                .flatten();
+            let index = stale
+                .get(name)
+                .filter(|_| !json && w.is_empty())
+                .and_then(|&stamp| index_of(doc.as_ref(), text, id, stamp, rules));
             Ok((doc, index))
         });
         for ((path, format), parsed) in paths.into_iter().zip(parsed) {
@@ -294,14 +302,14 @@ impl Hiera<'_> {
     }
 
     fn load(&mut self, path: &Path, format: Format) -> Result<Option<Node>> {
-        let input = match self.read_ahead.remove(path) {
-            Some(input) => input,
+        let (input, kept) = match self.read_ahead.remove(path) {
+            Some(read) => read,
             None => {
                 if let Some(b) = self.files.identity(path) {
                     self.identities.insert(path.to_path_buf(), b);
                 }
                 match self.files.read(path)? {
-                    Some(input) => input,
+                    Some(input) => (input, Kept::Unchecked),
                     None => return Ok(None),
                 }
             }
@@ -310,24 +318,36 @@ impl Hiera<'_> {
             return Ok(Some(Node::empty_map(Span::NONE)));
         }
         let id = add_text_input(input, self.sources, self.settings)?;
-        let doc = self.parse_whole(path, format, id)?;
+        let doc = self.parse_whole(path, format, id, kept)?;
         built_from(id, self.sources, self.settings);
         Ok(doc)
     }
 
-    /// Parses a data file's text whole, and keeps its index when the store keeps them.
-    fn parse_whole(&mut self, path: &Path, format: Format, id: SourceId) -> Result<Option<Node>> {
+    /// Parses a data file's text whole, and keeps its index when the store keeps them and
+    /// the one it kept is not this text's.
+    fn parse_whole(
+        &mut self,
+        path: &Path,
+        format: Format,
+        id: SourceId,
+        kept: Kept,
+    ) -> Result<Option<Node>> {
         let text = self.sources.text(id);
         let json = format == Format::Json;
         let warned = self.warnings.len();
-        let doc = load::load_document(text, id, json, &self.settings.load, &mut self.warnings)?;
-        if !json
-            && self.warnings.len() == warned
-            && self.files.keeps_indexes()
-            && kept_index(self.files, &self.settings.load, path, text.as_bytes()).is_none()
-        {
-            let rules = slice::stamp(&[], &self.settings.load);
-            if let Some(index) = index_of(doc.as_ref(), text, id, &self.settings.load, rules) {
+        let load = &self.settings.load;
+        let doc = load::load_document(text, id, json, load, &mut self.warnings)?;
+        if !json && self.warnings.len() == warned && self.files.keeps_indexes() {
+            let stale = match kept {
+                Kept::Fresh => None,
+                Kept::Stale(stamp) => Some(stamp),
+                Kept::Unchecked => match kept_index(self.files, load, path, text.as_bytes()) {
+                    (_, Some(_)) => None,
+                    (stamp, None) => Some(stamp),
+                },
+            };
+            let rules = slice::stamp(&[], load);
+            if let Some(index) = stale.and_then(|s| index_of(doc.as_ref(), text, id, s, rules)) {
                 self.keep(path, index);
             }
         }
@@ -356,29 +376,43 @@ impl Sliced {
     }
 }
 
-/// The index the store kept for this file, if it was made for these bytes.
+/// What is known, before a whole parse, of the index the store kept for the file.
+pub enum Kept {
+    Unchecked,
+    /// Made for these bytes.
+    Fresh,
+    /// Not made for these bytes, whose stamp this is.
+    Stale(u64),
+}
+
+/// The stamp of the file's bytes, and the index the store kept for it if it was made for
+/// these bytes.
 fn kept_index(
     files: &mut dyn Files,
     opts: &load::LoadOptions,
     path: &Path,
     bytes: &[u8],
-) -> Option<Index> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return None;
-    }
+) -> (u64, Option<Index>) {
     let stamp = slice::stamp(bytes, opts);
-    Index::read(files.index(path)?, stamp, bytes.len())
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return (stamp, None);
+    }
+    let kept = files
+        .index(path)
+        .and_then(|b| Index::read(b, stamp, bytes.len()));
+    (stamp, kept)
 }
 
-/// The index of a YAML file parsed whole without a warning, if its entries stand alone.
+/// The index of a YAML file parsed whole without a warning (`stamp`: of its bytes), if its
+/// entries stand alone.
 fn index_of(
     doc: Option<&Node>,
     text: &str,
     id: SourceId,
-    opts: &load::LoadOptions,
+    stamp: u64,
     rules: u64,
 ) -> Option<Vec<u8>> {
-    slice::build(doc?, text, id, slice::stamp(text.as_bytes(), opts), rules)
+    slice::build(doc?, text, id, stamp, rules)
 }
 
 /// A YAML data file of only blank space is an empty hash (no text to parse).

@@ -42,8 +42,9 @@ pub struct Hiera<'a> {
     /// The whole document: the levels (a bit each, the first 64) whose data holds each key.
     pub(super) key_levels: FxHashMap<String, u64>,
     pub(super) sliced: FxHashMap<PathBuf, Sliced>,
-    /// Files read while looking for their index, waiting for their whole parse.
-    pub(super) read_ahead: FxHashMap<PathBuf, Input>,
+    /// Files read while looking for their index, waiting for their whole parse, with what
+    /// is known of that index.
+    pub(super) read_ahead: FxHashMap<PathBuf, (Input, super::data::Kept)>,
     /// Each file's identity before it was read (`Files::identity`), for its new index.
     pub(super) identities: FxHashMap<PathBuf, [u64; 5]>,
 }
