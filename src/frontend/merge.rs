@@ -25,7 +25,7 @@ pub fn render(
     let stack = match how_spec {
         None => Stack::deep_default(),
         Some(text) => {
-            let origin = Origin::Default(format!("--how '{text}'"));
+            let origin = Origin::Default(format!("--how '{text}'").into());
             how::parse_string(text, &origin, Span::NONE).map_err(|e| {
                 Error::new(ErrorKind::Usage, format!("invalid --how: {}", e.message)).hint("--how takes cloud-init's merger grammar, e.g. 'dict(recurse_list)+list(append)'")
             })?

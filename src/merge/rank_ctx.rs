@@ -44,7 +44,7 @@ impl<'r> RankCtx<'r> {
     pub(super) fn rule_path(&self, eng: &Engine<'_>) -> Vec<Box<str>> {
         let mut path = self.base.clone();
         path.extend(eng.path.0.iter().filter_map(|s| match s {
-            Seg::Key(k) => Some(k.clone()),
+            Seg::Key(k) => Some(Box::from(&**k)),
             Seg::Index(_) => None,
         }));
         path

@@ -54,7 +54,7 @@ impl Merger for StrMerger<'_> {
                 };
                 if join && !b.is_empty() {
                     let what = NoticeKind::JoinedWithoutSeparator {
-                        rule: self.spec.text.clone(),
+                        rule: self.spec.text.to_string(),
                         old: joined.to_string(),
                         new: b.to_string(),
                     };

@@ -5,8 +5,9 @@
 use super::key_text;
 use crate::strategy::{Merger, Origin};
 use crate::value::{Kind, Node, Path, Span};
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// What a merge decision did to a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +60,7 @@ impl fmt::Display for Outcome {
 /// The rule that decided, as written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuleRef {
-    pub text: String,
+    pub text: std::sync::Arc<str>,
     pub origin: Origin,
 }
 
@@ -118,11 +119,43 @@ pub struct Trace {
     pub layer: u32,
     /// Per value span, the index of its last step; `prev[i]` chains to the step before `i`
     /// for the same span (`NO_STEP` ends the chain). One hash entry per value, no list each.
-    by_value: FxHashMap<Span, usize>,
+    by_value: HashMap<Span, usize, BuildHasherDefault<SpanHash>>,
     prev: Vec<usize>,
 }
 
 const NO_STEP: usize = usize::MAX;
+
+/// Hashes a span to its start offset, so that `--explain`, which looks values up in the order
+/// of their text, walks `by_value`'s table in order instead of missing the cache at every
+/// value (the table's slot is the hash's low bits). The top 7 bits, which the table compares
+/// before keys, come from a mix of both offsets.
+#[derive(Default)]
+struct SpanHash {
+    words: [u32; 2],
+    seen: usize,
+}
+
+impl Hasher for SpanHash {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        match self.words.get_mut(self.seen) {
+            Some(w) => *w = n,
+            None => self.words[1] = self.words[1].rotate_left(5) ^ n,
+        }
+        self.seen += 1;
+    }
+
+    fn finish(&self) -> u64 {
+        let [start, end] = self.words;
+        let tag = (start ^ end.wrapping_mul(0x9e37_79b9)).wrapping_mul(0x85eb_ca6b) >> 25;
+        u64::from(start >> 4) | (u64::from(tag) << 57)
+    }
+}
 
 /// Whether `path` ends with `tail`, any two list indexes counting as equal.
 fn ends_with(path: &Path, tail: &Path) -> bool {

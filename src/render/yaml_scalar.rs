@@ -5,7 +5,7 @@
 
 pub use crate::load::canon::float_text;
 use crate::load::canon::{plain_ok, printable};
-use crate::value::{base64, Kind, Node};
+use crate::value::{base64, push_int, Kind, Node};
 
 pub(super) fn push_spaces(out: &mut String, n: usize) {
     const SPACES: &str = "                                                                ";
@@ -15,25 +15,6 @@ pub(super) fn push_spaces(out: &mut String, n: usize) {
         out.push_str(&SPACES[..k]);
         left -= k;
     }
-}
-
-/// Decimal digits of an integer, without going through `fmt`.
-pub(super) fn push_int(out: &mut String, i: i64) {
-    let mut buf = [0u8; 20];
-    let mut n = i.unsigned_abs();
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    if i < 0 {
-        out.push('-');
-    }
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
 }
 
 /// A key as `key_string` writes it, straight into the output.

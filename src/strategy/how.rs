@@ -237,7 +237,7 @@ fn build(
     };
     Ok(Merger {
         spec,
-        text,
+        text: text.into(),
         origin: origin.clone(),
     })
 }
@@ -333,8 +333,8 @@ mod tests {
     use super::*;
 
     fn texts(s: &str) -> Vec<String> {
-        parse_string(s, &Origin::Default(String::new()), Span::NONE)
-            .map(|st| st.mergers.into_iter().map(|m| m.text).collect())
+        parse_string(s, &Origin::Default("".into()), Span::NONE)
+            .map(|st| st.mergers.into_iter().map(|m| m.text.to_string()).collect())
             .unwrap_or_else(|e| vec![e.message])
     }
 

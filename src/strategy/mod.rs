@@ -129,14 +129,14 @@ pub enum Origin {
     /// Written in an input at this span.
     At(Span),
     /// Not written anywhere: a built-in default, described in words.
-    Default(String),
+    Default(std::sync::Arc<str>),
 }
 
 /// A merger as written: its spec, its text (`list(append)`) and where it came from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merger {
     pub spec: MergerSpec,
-    pub text: String,
+    pub text: std::sync::Arc<str>,
     pub origin: Origin,
 }
 
@@ -182,7 +182,7 @@ impl Stack {
             mergers: vec![
                 Merger {
                     spec: MergerSpec::Dict(DictOpts::new(DictMethod::Deep)),
-                    text: text.clone(),
+                    text: text.clone().into(),
                     origin: origin.clone(),
                 },
                 Merger {
@@ -192,7 +192,7 @@ impl Stack {
                         recurse_str: false,
                         recurse_dict: false,
                     }),
-                    text,
+                    text: text.into(),
                     origin,
                 },
             ],
@@ -204,7 +204,7 @@ impl Stack {
 
 impl fmt::Display for Stack {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let texts: Vec<&str> = self.mergers.iter().map(|m| m.text.as_str()).collect();
+        let texts: Vec<&str> = self.mergers.iter().map(|m| &*m.text).collect();
         f.write_str(&texts.join("+"))
     }
 }

@@ -14,7 +14,7 @@ mod text;
 
 pub use map::{Lookup, Map};
 pub use path::{Path, Seg};
-pub use span::{Location, Reload, Source, SourceId, SourceMap, Span};
+pub use span::{push_int, Location, Reload, Source, SourceId, SourceMap, Span};
 pub use text::{Str, Thin};
 
 /// A list's items: one block holding length, capacity and nodes, behind one thin pointer.

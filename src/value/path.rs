@@ -5,7 +5,7 @@ use std::fmt;
 /// One step of a path: a map key or a list index.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Seg {
-    Key(Box<str>),
+    Key(std::sync::Arc<str>),
     Index(usize),
 }
 

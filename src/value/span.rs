@@ -11,6 +11,7 @@
 //! a position is printed.
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
 
 /// A source text (a file, stdin, a MIME part, an archive entry): the offset of its first byte
@@ -79,6 +80,10 @@ pub struct Source {
     /// column far into a long line is found without counting from the line's start, so many
     /// warnings on one long line cost linear time, not quadratic.
     char_marks: OnceLock<Vec<(usize, usize)>>,
+    /// The line (0-based) of the last position asked for: positions are mostly asked for in
+    /// the order of the text (`--explain` writes one per value), so the next one is usually on
+    /// that line or a few after it, found without a binary search over every line.
+    last_line: AtomicUsize,
     /// Lines of the file before this text, when the text stands byte for byte in the file
     /// `name` from the start of a line (a MIME part's body): positions are shown as in the
     /// file, which is what an editor shows.
@@ -141,13 +146,9 @@ impl Source {
     fn line_starts(&self) -> &[u32] {
         let text = self.text();
         self.line_starts.get_or_init(|| {
-            let mut starts = vec![0u32];
-            for (i, b) in text.bytes().enumerate() {
-                if b == b'\n' {
-                    starts.push(clamp(i + 1));
-                }
-            }
-            starts
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| clamp(i + 1)))
+                .collect()
         })
     }
 
@@ -155,10 +156,7 @@ impl Source {
     pub fn line_col(&self, offset: u32) -> (usize, usize) {
         let text = self.text();
         let starts = self.line_starts();
-        let line = match starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
+        let line = self.line_of(starts, offset);
         let start = starts.get(line).copied().unwrap_or(0) as usize;
         let end = (offset as usize).min(text.len());
         let col = match text.get(start..end) {
@@ -169,6 +167,24 @@ impl Source {
             None => end.saturating_sub(start),
         };
         (line + 1, col + 1)
+    }
+
+    /// The 0-based line holding `offset`: the last line asked for or one of the few after
+    /// it, else by binary search.
+    fn line_of(&self, starts: &[u32], offset: u32) -> usize {
+        let on = |l: usize| {
+            starts.get(l).is_some_and(|&s| s <= offset)
+                && starts.get(l + 1).is_none_or(|&next| offset < next)
+        };
+        let last = self.last_line.load(Relaxed);
+        let line = (last..last + 8).find(|&l| on(l)).unwrap_or_else(|| {
+            match starts.binary_search(&offset) {
+                Ok(i) => i,
+                Err(i) => i.saturating_sub(1),
+            }
+        });
+        self.last_line.store(line, Relaxed);
+        line
     }
 
     /// The text of a 1-based line as positions show it (in the file that holds the text),
@@ -199,6 +215,43 @@ pub struct Location<'a> {
     pub file: &'a str,
     pub line: usize,
     pub column: usize,
+}
+
+impl Location<'_> {
+    /// Appends what `Display` writes, without the formatting machinery (`--explain` writes
+    /// one or more positions per value).
+    pub fn push_to(&self, out: &mut String) {
+        if self.line == 0 {
+            out.push_str(self.file);
+            out.push_str(" (changed since it was read)");
+            return;
+        }
+        out.push_str(self.file);
+        out.push(':');
+        push_int(out, i64::try_from(self.line).unwrap_or(i64::MAX));
+        out.push(':');
+        push_int(out, i64::try_from(self.column).unwrap_or(i64::MAX));
+    }
+}
+
+/// Appends an integer's decimal digits, without going through `fmt` (the writer writes every
+/// integer with it, `--explain` every position).
+pub fn push_int(out: &mut String, i: i64) {
+    let mut buf = [0u8; 20];
+    let mut n = i.unsigned_abs();
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
 }
 
 impl fmt::Display for Location<'_> {
@@ -251,6 +304,7 @@ impl SourceMap {
             base,
             line_starts: OnceLock::new(),
             char_marks: OnceLock::new(),
+            last_line: AtomicUsize::new(0),
             lines_before: 0,
             cols_before: 0,
         });

@@ -255,7 +255,7 @@ impl Run<'_> {
         if let (Some(trace), Some(map)) = (self.trace.as_mut(), doc.as_map()) {
             trace.layer = layer;
             let rule = RuleRef {
-                text: format!("ardana: {rel}"),
+                text: format!("ardana: {rel}").into(),
                 origin: Origin::Default(
                     "Ardana: lists concatenated over files, pass-through merged two levels deep, any other section from one file".into(),
                 ),

@@ -27,7 +27,7 @@ struct Action<'a> {
 impl Action<'_> {
     fn rule(&self) -> RuleRef {
         RuleRef {
-            text: format!("{} {}", self.method, self.raw),
+            text: format!("{} {}", self.method, self.raw).into(),
             origin: Origin::At(self.node.span),
         }
     }

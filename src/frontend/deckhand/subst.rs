@@ -108,7 +108,7 @@ pub fn substitute_all(
             _ => vec![dest],
         };
         let rule = RuleRef {
-            text: format!("substitution of {} {}", docs[s].title, src.path),
+            text: format!("substitution of {} {}", docs[s].title, src.path).into(),
             origin: Origin::At(sub.span),
         };
         let single = dest.as_list().is_none();

@@ -183,7 +183,7 @@ impl Heat<'_> {
                 .with_path(self.path.clone())
                 .hint(format!(
                     "Heat cannot merge Boolean parameters{}; give '{}' the strategy overwrite (its strategy '{}' was {})",
-                    if site.rule.text == "merge" { "" } else { " (its message says 'merge' for every strategy)" },
+                    if &*site.rule.text == "merge" { "" } else { " (its message says 'merge' for every strategy)" },
                     site.param,
                     site.rule.text,
                     self.set_at(&choice.origin)
@@ -201,7 +201,7 @@ impl Heat<'_> {
                 Some(loc) => format!("set at {loc}"),
                 None => "set in a file".into(),
             },
-            Origin::Default(d) => d.clone(),
+            Origin::Default(d) => d.to_string(),
         }
     }
 

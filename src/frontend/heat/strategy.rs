@@ -84,7 +84,7 @@ impl Choice {
 
     pub fn rule(&self) -> RuleRef {
         RuleRef {
-            text: self.name.text(),
+            text: self.name.text().into(),
             origin: self.origin.clone(),
         }
     }

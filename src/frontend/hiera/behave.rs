@@ -142,7 +142,8 @@ impl Behaviour {
                 "hiera {} from {}, merging level \"{level}\"",
                 self.describe(),
                 self.source
-            ),
+            )
+            .into(),
             origin: self.origin.clone(),
         }
     }

@@ -257,7 +257,7 @@ pub const HASH_ARRAY_NAMES: &str = "MostSpecific, Sum, UniqueKeyValTuples, DeepT
 pub fn field_rule(id: RuleId, field: &str, value: &str, label: &str, origin: Origin) -> Merger {
     Merger {
         spec: MergerSpec::Ranked(id),
-        text: format!("{field}: {value} ({label})"),
+        text: format!("{field}: {value} ({label})").into(),
         origin,
     }
 }

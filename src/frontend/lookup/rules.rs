@@ -218,8 +218,8 @@ fn custom(
             missing.clone(),
         ),
     };
-    s.lists.rule.text = format!("merge_basetype_array: MostSpecific (not set) ({label})");
-    s.map_lists.rule.text = format!("merge_hash_array: MostSpecific (not set) ({label})");
+    s.lists.rule.text = format!("merge_basetype_array: MostSpecific (not set) ({label})").into();
+    s.map_lists.rule.text = format!("merge_hash_array: MostSpecific (not set) ({label})").into();
     let Some(map) = value.as_map() else {
         return Ok(s);
     };

@@ -520,7 +520,7 @@ fn provenance(sources: &SourceMap, node: Option<&Node>, step: Option<&Step>) -> 
         None => step.outcome.as_str(),
     });
     if let Some(r) = &step.rule {
-        p.rule = Some(r.text.clone());
+        p.rule = Some(r.text.to_string());
         if let Origin::At(span) = r.origin {
             p.rule_at = at_of(sources, span);
         }

@@ -234,11 +234,11 @@ fn rule_json(step: &Step, sources: &SourceMap) -> Value {
         None => Value::Null,
         Some(r) => match &r.origin {
             Origin::At(span) => match sources.locate(*span) {
-                Some(l) => serde_json::json!({"text": r.text, "file": l.file, "line": l.line}),
-                None => serde_json::json!({"text": r.text, "file": null, "line": null}),
+                Some(l) => serde_json::json!({"text": &*r.text, "file": l.file, "line": l.line}),
+                None => serde_json::json!({"text": &*r.text, "file": null, "line": null}),
             },
             Origin::Default(d) => {
-                serde_json::json!({"text": r.text, "file": null, "line": null, "default": d})
+                serde_json::json!({"text": &*r.text, "file": null, "line": null, "default": &**d})
             }
         },
     }

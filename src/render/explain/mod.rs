@@ -14,7 +14,8 @@ use crate::merge::{key_cow, key_text, Outcome, Prior, RuleRef, Step, Trace};
 use crate::rendered::{Rendered, StreamDoc};
 use crate::strategy::Origin;
 use crate::value::style::StyleBook;
-use crate::value::{Kind, Node, Path, Seg, SourceMap, Span};
+
+use crate::value::{push_int, Kind, Node, Path, Seg, SourceMap, Span};
 use std::fmt::Write as _;
 
 /// What the JSON explanation says about one leaf of the result.
@@ -118,7 +119,10 @@ pub(crate) fn may_copy(sources: &SourceMap) -> bool {
             matches!(
                 before,
                 None | Some(b' ' | b'\t' | b'\n' | b'[' | b',' | b'{')
-            ) && after.is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+            ) && after.is_some_and(|c| {
+                // An alias's name: any character but white space and flow indicators.
+                !c.is_ascii_whitespace() && !matches!(c, b',' | b'[' | b']' | b'{' | b'}')
+            })
         })
     })
 }
@@ -306,9 +310,7 @@ fn located(sources: &SourceMap, span: crate::value::Span) -> String {
 
 fn located_into(out: &mut String, sources: &SourceMap, span: crate::value::Span) {
     match sources.locate(span) {
-        Some(l) => {
-            let _ = write!(out, "{l}");
-        }
+        Some(l) => l.push_to(out),
         None => out.push_str("(built in)"),
     }
 }
@@ -322,11 +324,13 @@ fn rule_text(step: &Step, sources: &SourceMap) -> String {
 /// ` by <rule> (<where the rule was written>)`, or nothing.
 fn rule_text_into(out: &mut String, step: &Step, sources: &SourceMap) {
     let Some(r) = &step.rule else { return };
-    let _ = write!(out, " by {} (", r.text);
+    out.push_str(" by ");
+    out.push_str(&r.text);
+    out.push_str(" (");
     match &r.origin {
         Origin::At(span) => {
             if let Some(l) = sources.locate(*span) {
-                let _ = write!(out, "{l}");
+                l.push_to(out);
             }
         }
         Origin::Default(text) => out.push_str(text),
@@ -360,27 +364,35 @@ fn short_value_into(out: &mut String, n: &Node) {
         Kind::Map(_) => out.push_str("a mapping"),
         Kind::Null => out.push_str("null"),
         Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Kind::Int(i) => {
-            let _ = write!(out, "{i}");
-        }
+        Kind::Int(i) => push_int(out, *i),
+        Kind::Float(f) => out.push_str(&crate::load::canon::float_text(*f)),
         _ => out.push_str(crate::render::yaml::to_string(n, None).trim_end()),
     }
 }
 
 fn priors(label: &str, list: &[Prior], sources: &SourceMap, out: &mut String) {
     for p in list {
-        let _ = write!(out, "; {label} ");
+        out.push_str("; ");
+        out.push_str(label);
+        out.push(' ');
         short_value_into(out, &p.value);
         if let Some(l) = sources.locate(p.span) {
-            let _ = write!(out, " at {l}");
+            out.push_str(" at ");
+            l.push_to(out);
         }
     }
 }
 
 /// Where an anchored or aliased value was written: `(anchor &name)` when the value's text
 /// carries an anchor, `(via *name at file:line:col)` inside a copy made by an alias.
-fn alias_note_into(out: &mut String, node: &Node, via: Option<Span>, sources: &SourceMap) {
-    if let Some(before) = sources.before(node.span) {
+/// `anchors`: some text holds a `&` (else no value can carry an anchor).
+fn alias_note_into(
+    out: &mut String,
+    node: &Node,
+    (via, anchors): (Option<Span>, bool),
+    sources: &SourceMap,
+) {
+    if let Some(before) = sources.before(node.span).filter(|_| anchors) {
         let token = before
             .trim_end()
             .rsplit([' ', '\t', '\n', '[', '{', ','])
@@ -414,7 +426,7 @@ fn default_rules(trace: &Trace) -> Vec<(&str, &str)> {
             origin: Origin::Default(what),
         }) = &step.rule
         {
-            let pair = (text.as_str(), what.as_str());
+            let pair = (&**text, &**what);
             if !seen.contains(&pair) {
                 seen.push(pair);
             }
@@ -428,7 +440,8 @@ fn default_rules(trace: &Trace) -> Vec<(&str, &str)> {
 fn rule_brief_into(out: &mut String, step: &Step, sources: &SourceMap) {
     match &step.rule {
         Some(r) if matches!(r.origin, Origin::Default(_)) => {
-            let _ = write!(out, " by {}", r.text);
+            out.push_str(" by ");
+            out.push_str(&r.text);
         }
         _ => rule_text_into(out, step, sources),
     }
@@ -451,15 +464,16 @@ fn comment_into(
     out: &mut String,
     node: &Node,
     step: Option<&Step>,
-    via: Option<Span>,
+    (via, anchors): (Option<Span>, bool),
     sources: &SourceMap,
 ) {
     located_into(out, sources, node.span);
-    alias_note_into(out, node, via, sources);
+    alias_note_into(out, node, (via, anchors), sources);
     let Some(step) = step else {
         return;
     };
-    let _ = write!(out, " {}", shown_outcome(step, node));
+    out.push(' ');
+    out.push_str(shown_outcome(step, node).as_str());
     rule_brief_into(out, step, sources);
     // Details of a step only belong to the value it decided about.
     if step.value == node.span {

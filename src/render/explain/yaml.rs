@@ -76,6 +76,7 @@ pub(super) fn explain(
         // at two paths).
         path: (warnings.any_path() || notes.any_path() || by_path).then(|| root_path.clone()),
         by_path,
+        anchors: sources.sources().any(|s| s.text().contains('&')),
         warnings: &warnings,
         notes: &notes,
         frames: Vec::new(),
@@ -135,15 +136,19 @@ struct Comments<'t> {
     scope: Option<&'t StreamDoc>,
     /// Find steps by path too (`may_copy`).
     by_path: bool,
+    /// Some text holds a `&`, so a value may carry an anchor.
+    anchors: bool,
 }
 
 impl Annotator for Comments<'_> {
     fn enter(&mut self, node: &Node, at: Place<'_>) {
         let (inherited, via) = self.frames.last().map_or((None, None), |f| (f.step, f.via));
-        let via = if self
-            .sources
-            .slice(node.span)
-            .is_some_and(|t| t.starts_with('*'))
+        // Without a possible alias in the texts (`may_copy`), no value is one.
+        let via = if self.by_path
+            && self
+                .sources
+                .slice(node.span)
+                .is_some_and(|t| t.starts_with('*'))
         {
             Some(node.span)
         } else if self.by_path {
@@ -226,7 +231,7 @@ impl Annotator for Comments<'_> {
             return false;
         }
         if let Some(out) = text {
-            comment_into(out, node, step, f.via, self.sources);
+            comment_into(out, node, step, (f.via, self.anchors), self.sources);
             let about = self
                 .warnings
                 .about(self.path.as_ref(), node.span, f.key, self.sources);

@@ -8,11 +8,10 @@ use super::block::{block_tag, pairs_tag, Block};
 use super::{Annotator, Place};
 use crate::render::yaml_scalar::float_text;
 use crate::render::yaml_scalar::{
-    binary_block, literal_block, push_int, push_scalar_string, push_spaces, push_timestamp,
-    write_key,
+    binary_block, literal_block, push_scalar_string, push_spaces, push_timestamp, write_key,
 };
 use crate::value::style::{Form, StyleBook};
-use crate::value::{base64, Kind, Node};
+use crate::value::{base64, push_int, Kind, Node};
 use std::collections::HashSet;
 
 /// Lines gathered before the writer hands them to its sink.
@@ -113,7 +112,7 @@ impl<'a> Writer<'a> {
 
     /// The current line's length in characters.
     fn line_len(&self) -> usize {
-        let start = self.out.rfind('\n').map_or(0, |i| i + 1);
+        let start = memchr::memrchr(b'\n', self.out.as_bytes()).map_or(0, |i| i + 1);
         let line = &self.out[start..];
         if line.is_ascii() {
             line.len()
