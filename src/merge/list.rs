@@ -178,9 +178,13 @@ impl Merger for ListMerger<'_> {
                     None => Ok(()),
                 }
             }
-            (ListMethod::NoReplace, _) | (ListMethod::Replace, _) | (ListMethod::Extend, _) => {
-                Ok(())
-            }
+            (
+                ListMethod::NoReplace
+                | ListMethod::Replace
+                | ListMethod::Extend
+                | ListMethod::Union,
+                _,
+            ) => Ok(()),
         }
     }
 
@@ -238,6 +242,37 @@ impl Merger for ListMerger<'_> {
                     eng.pop();
                 }
                 merged.extend(items);
+                Node::list(merged, span)
+            }
+            ListMethod::Union => {
+                let tracing = eng.tracing();
+                let old_len = items.len();
+                // Items consumed so far, to tell old items from new ones.
+                let taken = std::cell::Cell::new(0usize);
+                let (mut old_dropped, mut ignored) = (0usize, Vec::new());
+                let merged = super::union::union_with(
+                    Vec::from(items)
+                        .into_iter()
+                        .chain(iterate(new))
+                        .inspect(|_| taken.set(taken.get() + 1)),
+                    |_, kept, item| {
+                        if taken.get() <= old_len {
+                            old_dropped += 1;
+                        } else if tracing {
+                            ignored.push((kept.span, item.clone()));
+                        }
+                    },
+                );
+                if tracing {
+                    for (j, item) in merged.iter().enumerate().skip(old_len - old_dropped) {
+                        eng.push_index(j);
+                        eng.record(Outcome::Appended, Some(self.spec), item.span, &[], &[]);
+                        eng.pop();
+                    }
+                    for (kept, item) in &ignored {
+                        eng.record(Outcome::Kept, Some(self.spec), *kept, &[], &[item]);
+                    }
+                }
                 Node::list(merged, span)
             }
             ListMethod::NoReplace => {

@@ -17,6 +17,7 @@ mod ranked_keys;
 mod ranked_list;
 mod string;
 pub mod trace;
+pub mod union;
 
 use crate::strategy::{Merger as Spec, MergerSpec, RuleSet, Stack, StrMethod};
 use crate::value::{Key, Kind, Node, Path, Span};

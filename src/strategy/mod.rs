@@ -70,6 +70,9 @@ pub enum ListMethod {
     /// comma-delimited list as one string); a falsy old value is replaced whole; any other pair
     /// is the error Python raises (Heat's `merge_list`).
     Extend,
+    /// The old items, then the new ones, each kept at its first occurrence by strict equality
+    /// (`merge::union`; Puppet's `unique`).
+    Union,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

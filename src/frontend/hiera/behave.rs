@@ -6,8 +6,11 @@
 
 use super::deep::{Alias, Deep, DeepOpts};
 use super::ruby;
+use crate::merge::union::union;
 use crate::merge::{Engine, RuleRef, Trace};
-use crate::strategy::{DictMethod, DictOpts, Merger, MergerSpec, Origin, RuleSet, Stack};
+use crate::strategy::{
+    DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, RuleSet, Stack,
+};
 use crate::value::{Kind, Node, Span};
 use regex::Regex;
 
@@ -172,7 +175,7 @@ impl Behaviour {
     /// `merge_single`: the value of a fold over exactly one place.
     pub fn single(&self, v: Node) -> Node {
         match (self.name, v.kind) {
-            (Name::Unique, Kind::List(items)) => Node::list(ruby::union(items), v.span),
+            (Name::Unique, Kind::List(items)) => Node::list(union(items), v.span),
             (_, kind) => Node::new(kind, v.span),
         }
     }
@@ -190,29 +193,39 @@ impl Behaviour {
             Name::Unique => {
                 check_unique("The first element of the merge", &memo)?;
                 check_unique("The second element of the merge", &value)?;
-                let mut items: Vec<Node> = flat(memo);
-                items.extend(flat(value));
-                let span = items.first().map_or(Span::NONE, |n| n.span);
-                Ok(Node::list(ruby::union(items), span))
+                // `flatten(memo) | flatten(value)`: the engine's union by strict equality,
+                // the list named by its first item. Puppet's explanation shows no step per
+                // item, so none is recorded.
+                let (memo, value) = (flat(memo), flat(value));
+                let span = memo
+                    .first()
+                    .or(value.first())
+                    .map_or(Span::NONE, |n| n.span);
+                let (old, new) = (Node::list(memo, span), Node::list(value, span));
+                let rules = one_rule(
+                    MergerSpec::List(ListOpts {
+                        method: ListMethod::Union,
+                        recurse_list: false,
+                        recurse_str: false,
+                        recurse_dict: false,
+                    }),
+                    rule,
+                    &self.origin,
+                );
+                Engine::new(&rules, None)
+                    .merge_layer(old, new)
+                    .map_err(|(e, _)| e.message)
             }
             Name::Hash => {
                 check_hash("The first element of the merge", &memo)?;
                 check_hash("The second element of the merge", &value)?;
                 // `value.merge(memo)`: lower keys first, higher values win — a one-level
                 // `Dict Replace` with the lower value as the old side.
-                let rule = rule.unwrap_or_else(|| RuleRef {
-                    text: "hash".into(),
-                    origin: self.origin.clone(),
-                });
-                let rules = RuleSet::single(Stack {
-                    mergers: vec![Merger {
-                        spec: MergerSpec::Dict(DictOpts::new(DictMethod::Replace)),
-                        text: rule.text,
-                        origin: rule.origin,
-                    }],
-                    replace_unhandled: false,
-                    by_new_type: false,
-                });
+                let rules = one_rule(
+                    MergerSpec::Dict(DictOpts::new(DictMethod::Replace)),
+                    rule,
+                    &self.origin,
+                );
                 Engine::new(&rules, trace)
                     .merge_layer(value, memo)
                     .map_err(|(e, _)| e.message)
@@ -228,6 +241,27 @@ impl Behaviour {
             }
         }
     }
+}
+
+/// The rules of one engine merge: `spec` as `rule` names it (else by the behaviour's name).
+fn one_rule(spec: MergerSpec, rule: Option<RuleRef>, origin: &Origin) -> RuleSet {
+    let rule = rule.unwrap_or_else(|| RuleRef {
+        text: match spec {
+            MergerSpec::List(_) => "unique",
+            _ => "hash",
+        }
+        .into(),
+        origin: origin.clone(),
+    });
+    RuleSet::single(Stack {
+        mergers: vec![Merger {
+            spec,
+            text: rule.text,
+            origin: rule.origin,
+        }],
+        replace_unhandled: false,
+        by_new_type: false,
+    })
 }
 
 /// `e.is_a?(Array) ? e.flatten : [e]`

@@ -235,7 +235,7 @@ impl Deep<'_> {
         } else {
             let fresh = alias == Alias::Distinct;
             let before = merged.len();
-            merged = ruby::union(merged.into_iter().chain(src));
+            merged = crate::merge::union::union(merged.into_iter().chain(src));
             if fresh {
                 for item in merged.iter().skip(before) {
                     self.record(Outcome::Appended, item, &[]);

@@ -1,14 +1,12 @@
 //! Ruby's view of data values, as Puppet's Hiera sees them: truthiness (`nil` and `false`),
-//! `eql?` (for `Array#|` and `uniq`: `1`, `1.0` and `true` are distinct, hashes compare
-//! unordered), `<=>` for `sort!` (mixed types fail as Ruby does), the Puppet type names used in
+//! `eql?` (the engine's strict equality: `1`, `1.0` and `true` are distinct, hashes compare
+//! unordered; `Array#|` is the engine's `ListMethod::Union`), `<=>` for `sort!` (mixed types fail as Ruby does), the Puppet type names used in
 //! type-assertion messages, the string a value becomes when interpolated (`to_s`), and
 //! `convert_to` for the few Puppet types strata converts.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Kind, Node, Span};
-use rustc_hash::FxHasher;
 use std::cmp::Ordering;
-use std::hash::{Hash, Hasher};
 
 /// Ruby truthiness: everything but `nil` and `false`.
 pub fn truthy(n: &Node) -> bool {
@@ -24,73 +22,8 @@ pub fn text(n: &Node) -> Option<&str> {
     }
 }
 
-/// Ruby's `eql?`: typed scalars, arrays in order, hashes regardless of order.
-pub fn eql(a: &Node, b: &Node) -> bool {
-    match (&a.kind, &b.kind) {
-        (Kind::Map(x), Kind::Map(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| eql(v, w)))
-        }
-        (Kind::List(x), Kind::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| eql(p, q))
-        }
-        _ => match (text(a), text(b)) {
-            (Some(p), Some(q)) => p == q,
-            (None, None) => a == b,
-            _ => false,
-        },
-    }
-}
-
-/// A hash consistent with [`eql`] (order-blind for hashes).
-pub fn hash_of(n: &Node) -> u64 {
-    let mut h = FxHasher::default();
-    feed(n, &mut h);
-    h.finish()
-}
-
-fn feed(n: &Node, h: &mut FxHasher) {
-    match &n.kind {
-        Kind::Null => 0u8.hash(h),
-        Kind::Bool(b) => (1u8, *b).hash(h),
-        Kind::Int(i) => (2u8, *i).hash(h),
-        Kind::BigInt(s) => (3u8, &**s).hash(h),
-        Kind::Float(f) => (4u8, f.to_bits()).hash(h),
-        Kind::Str(_) | Kind::Timestamp(_) => (5u8, text(n).unwrap_or_default()).hash(h),
-        Kind::List(items) | Kind::Tuple(items) => {
-            (6u8, items.len()).hash(h);
-            for i in items {
-                feed(i, h);
-            }
-        }
-        Kind::Map(m) | Kind::Set(m) => {
-            // Entries combined with a commutative sum: key order does not matter.
-            let mut sum = 0u64;
-            for (k, v) in m.iter() {
-                let mut e = FxHasher::default();
-                feed(&k.0, &mut e);
-                feed(v, &mut e);
-                sum = sum.wrapping_add(e.finish());
-            }
-            (7u8, m.len(), sum).hash(h);
-        }
-        Kind::Bytes(b) => (8u8, &b[..]).hash(h),
-    }
-}
-
-/// `Array#|` / `uniq` over items already in order: first occurrence kept. Linear.
-pub fn union(items: impl IntoIterator<Item = Node>) -> Vec<Node> {
-    let mut seen: rustc_hash::FxHashMap<u64, Vec<usize>> = Default::default();
-    let mut out: Vec<Node> = Vec::new();
-    for item in items {
-        let bucket = seen.entry(hash_of(&item)).or_default();
-        if bucket.iter().any(|&i| eql(&out[i], &item)) {
-            continue;
-        }
-        bucket.push(out.len());
-        out.push(item);
-    }
-    out
-}
+/// Ruby's `eql?`: the engine's strict equality (`merge::union`).
+pub use crate::merge::union::strict_eq as eql;
 
 /// Ruby's `<=>`; `None` where Ruby returns nil (the sort then fails).
 pub fn compare(a: &Node, b: &Node) -> Option<Ordering> {
@@ -308,17 +241,6 @@ mod tests {
 
     fn n(kind: Kind) -> Node {
         Node::new(kind, Span::NONE)
-    }
-
-    #[test]
-    fn union_is_typed_and_keeps_first() {
-        let items = vec![
-            n(Kind::Int(1)),
-            n(Kind::Float(1.0)),
-            n(Kind::Bool(true)),
-            n(Kind::Int(1)),
-        ];
-        assert_eq!(union(items).len(), 3);
     }
 
     #[test]
