@@ -110,14 +110,6 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// While measuring, whether a commented line already takes the widest column `limit`
-    /// allows: the rest cannot widen it, so the measuring pass stops there.
-    fn measured(&self) -> bool {
-        self.column.is_none()
-            && self.annotator.is_some()
-            && self.widest.is_some_and(|w| w + 2 >= self.limit)
-    }
-
     /// The current line's length in characters.
     fn line_len(&self) -> usize {
         let start = memchr::memrchr(b'\n', self.out.as_bytes()).map_or(0, |i| i + 1);
@@ -220,9 +212,6 @@ impl<'a> Writer<'a> {
         let root = Node::list(Vec::new(), crate::value::Span::NONE);
         self.enter(&root, Place::Root);
         for (i, doc) in docs.iter().enumerate() {
-            if self.measured() {
-                break;
-            }
             self.out.push_str("---\n");
             if let Some(a) = self.annotator.as_mut() {
                 let mut heading = String::new();
@@ -256,9 +245,6 @@ impl<'a> Writer<'a> {
         let Some(m) = node.as_map() else { return };
         let mut first = true;
         for (k, v) in m.iter() {
-            if self.measured() {
-                break;
-            }
             if !first {
                 self.indent(indent);
             }
@@ -342,9 +328,6 @@ impl<'a> Writer<'a> {
         };
         let pairs = matches!(node.kind, Kind::List(_)) && pairs_tag(items).is_some();
         for (i, item) in items.iter().enumerate() {
-            if self.measured() {
-                break;
-            }
             if i > 0 {
                 self.indent(indent);
             }
