@@ -1,7 +1,8 @@
 //! The YAML loader on arbitrary bytes (both scalar rule sets), then render → load of every
 //! document it accepts must give the same tree, and the stream loaded in pieces on threads
 //! (every document its own piece) must give what one pass gives: the same documents and
-//! spans, or the same error at the same place.
+//! spans, or the same error at the same place. Likewise one document loaded in pieces cut at
+//! its top-level keys (`load_single`), down to every node's span.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -59,5 +60,39 @@ fuzz_target!(|data: &[u8]| {
             let _ = e.render(&sources);
         }
     }
-    let _ = yaml::load_single(sources.text(id), id, &settings.load, &mut warnings);
+    let one = LoadOptions {
+        jobs: 1,
+        ..settings.load.clone()
+    };
+    let single = yaml::load_single(sources.text(id), id, &one, &mut warnings);
+    let split = yaml::load_single(sources.text(id), id, &pieces, &mut Vec::new());
+    match (&single, &split) {
+        (Ok(a), Ok(b)) => {
+            assert!(a == b, "pieces give another document");
+            let (mut sa, mut sb) = (Vec::new(), Vec::new());
+            a.iter().for_each(|n| spans(n, &mut sa));
+            b.iter().for_each(|n| spans(n, &mut sb));
+            assert_eq!(sa, sb, "pieces give other spans");
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!((&a.message, a.span), (&b.message, b.span), "pieces give another error");
+        }
+        _ => panic!("one pass and pieces disagree on success"),
+    }
 });
+
+/// Every node's span, keys included, in order.
+fn spans(n: &strata::value::Node, out: &mut Vec<strata::value::Span>) {
+    use strata::value::Kind;
+    out.push(n.span);
+    match &n.kind {
+        Kind::Map(m) | Kind::Set(m) => {
+            for (k, v) in m.iter() {
+                spans(&k.0, out);
+                spans(v, out);
+            }
+        }
+        Kind::List(l) | Kind::Tuple(l) => l.iter().for_each(|i| spans(i, out)),
+        _ => {}
+    }
+}

@@ -50,17 +50,39 @@ where
             }
         }
     }
-    let done = crate::par::map_ordered(
-        work,
+    let one = |(name, id, text, keep): (String, SourceId, String, bool)| {
+        let mut warnings = Vec::new();
+        let value = parse(&name, &text, id, &mut warnings);
+        let text = (keep || value.is_err()).then_some(text);
+        (id, text, value, warnings)
+    };
+    // A text the loader cuts into pieces on every thread is parsed alone, one after the
+    // other, so its text is released before the next one's tree is built (memory: the texts
+    // of two big files are not held with both trees); the others in parallel.
+    let alone: Vec<bool> = work
+        .iter()
+        .map(|(name, _, text, _)| {
+            !crate::load::is_json_name(name) && crate::load::yaml::splits(text, &settings.load)
+        })
+        .collect();
+    let mut together = Vec::new();
+    let mut by_itself = Vec::new();
+    for (i, item) in work.into_iter().enumerate() {
+        if alone[i] {
+            by_itself.push((i, item));
+        } else {
+            together.push((i, item));
+        }
+    }
+    let mut done: Vec<_> = crate::par::map_ordered(
+        together,
         settings.load.par(),
-        |(_, _, text, _)| text.len(),
-        |(name, id, text, keep)| {
-            let mut warnings = Vec::new();
-            let value = parse(&name, &text, id, &mut warnings);
-            let text = (keep || value.is_err()).then_some(text);
-            (id, text, value, warnings)
-        },
+        |(_, (_, _, text, _))| text.len(),
+        |(i, item)| (i, one(item)),
     );
+    done.extend(by_itself.into_iter().map(|(i, item)| (i, one(item))));
+    done.sort_by_key(|&(i, _)| i);
+    let done = done.into_iter().map(|(_, d)| d);
     let mut out = Vec::with_capacity(done.len() + 1);
     for (id, text, value, warnings) in done {
         if let Some(text) = text {

@@ -17,6 +17,7 @@ mod record;
 mod scan;
 mod scanner;
 mod split;
+mod split_map;
 
 use super::{check_text, LoadOptions};
 use crate::error::{Error, ErrorKind, Result, Warning};
@@ -35,6 +36,16 @@ pub fn load_stream(
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
     split::load_stream_split(text, source, opts, warnings)
+}
+
+/// Whether loading `text` (as a stream or as one document) is cut into pieces loaded on
+/// `opts.jobs` threads: such a text is best loaded alone, with every thread on it.
+pub fn splits(text: &str, opts: &LoadOptions) -> bool {
+    let min_piece = opts.parallel_min.saturating_mul(4);
+    opts.jobs > 1
+        && text.len() >= min_piece.saturating_mul(2)
+        && (split::cuts_found(text, opts.jobs, min_piece, opts.styles.is_some())
+            || split_map::cuts_found(text, opts.jobs, min_piece, opts.styles.is_some()))
 }
 
 /// One pass over a stream: its documents, and the nodes aliases added (the budget's count).
@@ -95,7 +106,19 @@ fn stop_recording(parser: Parser<'_>, composer: Composer<'_, '_>) {
 /// Loads a stream that must hold at most one document, as `safe_load` does: a second
 /// document is an error (reported before any constructor error of the first). `Ok(None)`
 /// for an empty stream.
+/// A long document whose root is a block mapping is loaded on `opts.jobs` threads
+/// (`split_map.rs`), with the same result.
 pub fn load_single(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<Node>> {
+    split_map::load_single_split(text, source, opts, warnings)
+}
+
+/// `load_single` in one pass.
+fn load_single_pass(
     text: &str,
     source: SourceId,
     opts: &LoadOptions,

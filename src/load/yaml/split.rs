@@ -1,5 +1,5 @@
 //! One long YAML stream (a Deckhand site, a multi-document file) loaded on several threads
-//! (issue 19). PyYAML ends whatever is open at a line that starts with `---` followed by a
+//! (issue 19); a stream of one document with no `---` line goes to `split_map.rs`. PyYAML ends whatever is open at a line that starts with `---` followed by a
 //! blank or the end of the text — a block scalar, a plain scalar and a block collection end
 //! there, and inside a quoted scalar or a flow collection it is an error — so such a line
 //! always starts a new document. The stream is cut at such lines into pieces of similar size,
@@ -42,28 +42,22 @@ fn load_in_pieces(
     // More document starts than the limit allows: one pass finds where the limit is passed
     // (pieces would only be loaded to be loaded again).
     let too_many = || {
-        let starts = text.as_bytes().windows(4).filter(|w| w == b"\n---").count();
+        let starts = memchr::memmem::find_iter(text.as_bytes(), b"\n---").count();
         starts >= opts.max_documents
     };
     if cuts.is_empty() || too_many() {
+        // One document (no `---` line to cut at) may be cut at its top-level keys.
+        if let Some(root) =
+            super::split_map::load_in_pieces(text, source, opts, warnings, min_piece)
+        {
+            return Ok(vec![root]);
+        }
         return load_counted(text, source, opts, warnings).map(|(docs, _)| docs);
     }
-    let mut pieces = Vec::with_capacity(cuts.len() + 1);
-    let mut at = 0;
-    for cut in cuts.into_iter().chain([text.len()]) {
-        pieces.push((at, &text[at..cut]));
-        at = cut;
-    }
-    let loaded = crate::par::map_ordered(
-        pieces,
-        (opts.jobs, 0),
-        |(_, piece)| piece.len(),
-        |(at, piece)| {
-            let mut warned = Vec::new();
-            let id = u32::try_from(at).map_or(u32::MAX, |at| source.saturating_add(at));
-            (load_counted(piece, id, opts, &mut warned), warned)
-        },
-    );
+    let loaded = in_pieces(text, cuts, source, opts.jobs, |piece, id, _| {
+        let mut warned = Vec::new();
+        (load_counted(piece, id, opts, &mut warned), warned)
+    });
     let (mut docs, mut warned, mut expanded) = (Vec::new(), Vec::new(), 0usize);
     for (result, w) in loaded {
         let Ok((d, aliased)) = result else {
@@ -80,6 +74,37 @@ fn load_in_pieces(
     Ok(docs)
 }
 
+/// `load(piece, id, at)` for each piece of `text` cut at `cuts` (`id`: the piece's source id,
+/// so its spans are the whole text's; `at`: its offset), on up to `jobs` threads, in order.
+pub(super) fn in_pieces<R: Send>(
+    text: &str,
+    cuts: Vec<usize>,
+    source: SourceId,
+    jobs: usize,
+    load: impl Fn(&str, SourceId, usize) -> R + Sync,
+) -> Vec<R> {
+    let mut pieces = Vec::with_capacity(cuts.len() + 1);
+    let mut at = 0;
+    for cut in cuts.into_iter().chain([text.len()]) {
+        pieces.push((at, &text[at..cut]));
+        at = cut;
+    }
+    crate::par::map_ordered(
+        pieces,
+        (jobs, 0),
+        |(_, piece)| piece.len(),
+        |(at, piece)| {
+            let id = u32::try_from(at).map_or(u32::MAX, |at| source.saturating_add(at));
+            load(piece, id, at)
+        },
+    )
+}
+
+/// Whether `text` is cut into pieces.
+pub(super) fn cuts_found(text: &str, jobs: usize, min_piece: usize, styles: bool) -> bool {
+    !cuts(text, jobs, min_piece, styles).is_empty()
+}
+
 /// Where to cut `text` (byte offsets of `---` lines), about `4 * jobs` pieces of at least
 /// `min_piece` bytes; empty when the text is too short to be worth it.
 fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> Vec<usize> {
@@ -89,7 +114,7 @@ fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> Vec<usize> {
     let mut from = size;
     while from < text.len() {
         // Bytes, not `str`: `from` may fall inside a character.
-        let Some(found) = bytes[from..].windows(4).position(|w| w == b"\n---") else {
+        let Some(found) = memchr::memmem::find(&bytes[from..], b"\n---") else {
             break;
         };
         let line = from + found + 1;

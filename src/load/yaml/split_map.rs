@@ -1,0 +1,241 @@
+//! One long YAML document whose root is a block mapping (a big configuration file) loaded on
+//! several threads (issue 19). At the top level of a block mapping, a line that starts at
+//! column 0 with a letter, digit or `_` starts the next key — or, inside a quoted scalar or a
+//! flow collection, leaves the text before it unterminated; a block scalar and a plain scalar
+//! of a top-level key end at column 0. So the text is cut at such lines into pieces of
+//! similar size, each piece is loaded alone (spans shifted to its offset, its comments
+//! recorded as not the text's last), and their entries are joined in order into the first
+//! piece's mapping.
+//!
+//! The result must be the one a single pass gives, so any doubt falls back to that pass: a
+//! piece that fails or whose root is not a plain mapping, a key in two pieces, a text with an
+//! anchor (`&`, which an alias in a later piece could name), a lone CR, a `%` directive or a
+//! `---` / `...` line. When comments are kept, a cut is made only below a line of content
+//! (not below a comment or a blank line, which the single pass would read as above the key).
+
+use super::{load_single_pass, LoadOptions};
+use crate::error::{Result, Warning};
+use crate::value::style::StyleSink;
+use crate::value::{Kind, Node, SourceId, Span};
+
+/// `load_single`, on `opts.jobs` threads when the text is long enough to cut.
+pub fn load_single_split(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<Node>> {
+    // The smallest piece worth a thread of its own.
+    let min_piece = opts.parallel_min.saturating_mul(4);
+    match load_in_pieces(text, source, opts, warnings, min_piece) {
+        Some(root) => Ok(Some(root)),
+        None => load_single_pass(text, source, opts, warnings),
+    }
+}
+
+/// The document loaded in pieces, when it can be cut and the pieces stand for the single pass
+/// (`None`: load it in one pass). Warnings are added only then.
+pub(super) fn load_in_pieces(
+    text: &str,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+    min_piece: usize,
+) -> Option<Node> {
+    let cuts = if opts.jobs > 1 && text.len() >= min_piece.saturating_mul(2) {
+        cuts(text, opts.jobs, min_piece, opts.styles.is_some())
+    } else {
+        Vec::new()
+    };
+    if cuts.is_empty() {
+        return None;
+    }
+    let loaded = super::split::in_pieces(text, cuts, source, opts.jobs, |piece, id, at| {
+        // Recorded apart: kept only if the pieces stand for the single pass.
+        let sink = opts.styles.as_ref().map(|_| StyleSink::default());
+        let piece_opts = LoadOptions {
+            continues: text.len() - (at + piece.len()),
+            styles: sink.clone(),
+            ..opts.clone()
+        };
+        let mut warned = Vec::new();
+        let doc = load_single_pass(piece, id, &piece_opts, &mut warned);
+        (doc, warned, sink)
+    });
+    let (root, warned, sinks) = join(loaded)?;
+    if let Some(run) = &opts.styles {
+        sinks
+            .iter()
+            .flat_map(StyleSink::take)
+            .for_each(|s| run.put(s));
+    }
+    warnings.extend(warned);
+    Some(root)
+}
+
+type Loaded = (Result<Option<Node>>, Vec<Warning>, Option<StyleSink>);
+
+/// The pieces' mappings joined, their warnings and recorded styles; `None` when they do not
+/// stand for the single pass.
+fn join(loaded: Vec<Loaded>) -> Option<(Node, Vec<Warning>, Vec<StyleSink>)> {
+    let (mut root, mut warned, mut sinks): (Option<Node>, _, Vec<StyleSink>) =
+        (None, Vec::new(), Vec::new());
+    for (doc, w, sink) in loaded {
+        let piece = doc.ok()??;
+        if !matches!(piece.kind, Kind::Map(_)) {
+            return None;
+        }
+        warned.extend(w);
+        sinks.extend(sink);
+        let Some(joined) = root.as_mut() else {
+            root = Some(piece);
+            continue;
+        };
+        let end = piece.span.end;
+        let (Kind::Map(into), Kind::Map(from)) = (&mut joined.kind, piece.kind) else {
+            return None;
+        };
+        for (k, v) in *from {
+            if into.contains_key(&k) {
+                return None;
+            }
+            into.insert(k, v);
+        }
+        joined.span = Span {
+            start: joined.span.start,
+            end,
+        };
+    }
+    Some((root?, warned, sinks))
+}
+
+/// Whether `text` is cut into pieces.
+pub(super) fn cuts_found(text: &str, jobs: usize, min_piece: usize, styles: bool) -> bool {
+    !cuts(text, jobs, min_piece, styles).is_empty()
+}
+
+/// Where to cut `text` (byte offsets of top-level key lines), about `4 * jobs` pieces of at
+/// least `min_piece` bytes; empty when the text cannot or need not be cut.
+fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let marker = |line: &[u8]| {
+        (line.starts_with(b"---") || line.starts_with(b"..."))
+            && matches!(line.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+    };
+    if memchr::memchr2(b'&', b'\r', bytes).is_some()
+        || bytes.first() == Some(&b'%')
+        || marker(bytes)
+        || memchr::memchr_iter(b'\n', bytes)
+            .any(|i| bytes.get(i + 1) == Some(&b'%') || marker(&bytes[i + 1..]))
+    {
+        return Vec::new();
+    }
+    let size = (text.len() / (jobs * 4)).max(min_piece);
+    let mut out = Vec::new();
+    let mut from = size;
+    while from < text.len() {
+        let Some(found) = memchr::memchr(b'\n', &bytes[from..]) else {
+            break;
+        };
+        let line = from + found + 1;
+        let starts_key = bytes
+            .get(line)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_');
+        // The line above: content, not a comment or a blank line (when comments are kept).
+        let above = &bytes[bytes[..line - 1]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1)..line - 1];
+        let content_above = above.trim_ascii().first().is_some_and(|&b| b != b'#');
+        if starts_key && (content_above || !styles) && text.len() - line >= min_piece / 2 {
+            out.push(line);
+            from = line + size;
+        } else {
+            from = line;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Small pieces, so short texts are cut (the tests run unoptimised).
+    const PIECE: usize = 4 << 10;
+
+    fn doc(keys: usize) -> String {
+        let mut text = String::from("# a big file\n");
+        for i in 0..keys {
+            text.push_str(&format!(
+                "key_{i}:\n  name: n{i} # note\n  text: |\n    line\n    key_x: not a cut\n  list:\n  - 1\n  - \"two\n    lines\"\n"
+            ));
+        }
+        text
+    }
+
+    fn one_and_split(text: &str, styles: bool) -> (Option<Node>, Option<Node>, Vec<usize>) {
+        let opts = LoadOptions {
+            jobs: 4,
+            styles: styles.then(StyleSink::default),
+            ..LoadOptions::default()
+        };
+        let (mut w1, mut w2) = (Vec::new(), Vec::new());
+        let one = load_single_pass(text, 1000, &opts, &mut w1).expect("loads");
+        let split = match load_in_pieces(text, 1000, &opts, &mut w2, PIECE) {
+            Some(root) => Some(root),
+            None => load_single_pass(text, 1000, &opts, &mut w2).expect("loads"),
+        };
+        (one, split, cuts(text, 4, PIECE, styles))
+    }
+
+    #[test]
+    fn a_split_load_gives_the_mapping_and_spans_of_one_pass() {
+        let text = doc(1_000);
+        for styles in [false, true] {
+            let (one, split, cuts) = one_and_split(&text, styles);
+            assert!(cuts.len() > 4, "{} cuts", cuts.len());
+            for c in cuts {
+                assert!(text[c..].starts_with("key_"), "cut at {c}");
+            }
+            let (one, split) = (one.expect("a document"), split.expect("a document"));
+            assert_eq!(one, split);
+            assert_eq!(one.span, split.span);
+            let (Kind::Map(a), Kind::Map(b)) = (&one.kind, &split.kind) else {
+                panic!("mappings");
+            };
+            for ((ka, va), (kb, vb)) in a.iter().zip(b.iter()) {
+                assert_eq!((ka.span(), va.span), (kb.span(), vb.span));
+            }
+        }
+    }
+
+    #[test]
+    fn doubtful_texts_are_not_cut() {
+        let text = doc(1_000);
+        for bad in [
+            format!("{text}anchor: &a 1\n"),
+            format!("---\n{text}"),
+            format!("{text}...\n"),
+            format!("%YAML 1.1\n---\n{text}"),
+            text.replace("\n", "\r\n").replacen("\r\n", "\r", 1),
+        ] {
+            assert!(cuts(&bad, 4, PIECE, false).is_empty());
+        }
+        // Comments kept: not below a comment or a blank line.
+        let spaced = text.replace("\nkey_", "\n\n# about\nkey_");
+        assert!(cuts(&spaced, 4, PIECE, true).is_empty());
+        assert!(!cuts(&spaced, 4, PIECE, false).is_empty());
+    }
+
+    #[test]
+    fn a_cut_inside_a_quoted_scalar_or_a_repeated_key_falls_back() {
+        let quoted = doc(1_000).replace("lines\"", "lines\nkey_y: still the string\"");
+        let (one, split, cuts) = one_and_split(&quoted, false);
+        assert!(cuts.iter().any(|&c| quoted[c..].starts_with("key_y")));
+        assert_eq!(one, split);
+        let repeated = format!("{}key_0: again\n", doc(1_000));
+        let (one, split, _) = one_and_split(&repeated, false);
+        assert_eq!(one, split);
+    }
+}
