@@ -63,6 +63,13 @@ pub(super) fn load_in_pieces(
         (doc, warned, sink)
     });
     let (root, warned, sinks) = join(loaded)?;
+    // The root mapping must start at column 0 (an indented one ends at the first cut, where
+    // the single pass fails), and the later pieces' keys then stand beside its keys.
+    let first = root.as_map()?.keys().next()?.span().start;
+    let before = text.get(..first.checked_sub(source)? as usize)?;
+    if !(before.is_empty() || before.ends_with('\n') || before == "\u{feff}") {
+        return None;
+    }
     if let Some(run) = &opts.styles {
         sinks
             .iter()
@@ -234,6 +241,14 @@ mod tests {
         let (one, split, cuts) = one_and_split(&quoted, false);
         assert!(cuts.iter().any(|&c| quoted[c..].starts_with("key_y")));
         assert_eq!(one, split);
+        // An indented root mapping: the single pass fails at the first key at column 0.
+        let indented = format!("#c\n  k: v\n{}", doc(1_000));
+        let opts = LoadOptions {
+            jobs: 4,
+            ..LoadOptions::default()
+        };
+        assert!(load_single_pass(&indented, 0, &opts, &mut Vec::new()).is_err());
+        assert!(load_in_pieces(&indented, 0, &opts, &mut Vec::new(), PIECE).is_none());
         let repeated = format!("{}key_0: again\n", doc(1_000));
         let (one, split, _) = one_and_split(&repeated, false);
         assert_eq!(one, split);
