@@ -95,6 +95,11 @@ fn join(loaded: Vec<Loaded>) -> Option<(Node, Vec<Warning>, Vec<StyleSink>)> {
         warned.extend(w);
         sinks.extend(sink);
         let Some(joined) = root.as_mut() else {
+            // A block mapping (a flow one starts at its `{`), not empty: its own first key is
+            // where the root starts.
+            if piece.as_map()?.keys().next()?.span().start != piece.span.start {
+                return None;
+            }
             root = Some(piece);
             continue;
         };
@@ -249,6 +254,12 @@ mod tests {
         };
         assert!(load_single_pass(&indented, 0, &opts, &mut Vec::new()).is_err());
         assert!(load_in_pieces(&indented, 0, &opts, &mut Vec::new(), PIECE).is_none());
+        // A flow mapping or an empty one first: the single pass fails after it (fuzz).
+        for first in [" {}\n", "{\na: 1}\n"] {
+            let flow = format!("{first}{}", doc(1_000));
+            assert!(load_single_pass(&flow, 0, &opts, &mut Vec::new()).is_err());
+            assert!(load_in_pieces(&flow, 0, &opts, &mut Vec::new(), PIECE).is_none());
+        }
         let repeated = format!("{}key_0: again\n", doc(1_000));
         let (one, split, _) = one_and_split(&repeated, false);
         assert_eq!(one, split);
