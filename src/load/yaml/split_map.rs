@@ -8,8 +8,9 @@
 //! piece's mapping.
 //!
 //! The result must be the one a single pass gives, so any doubt falls back to that pass: a
-//! piece that fails or whose root is not a plain mapping, a key in two pieces, a text with an
-//! anchor (`&`, which an alias in a later piece could name), a lone CR, a `%` directive or a
+//! piece that fails or whose root is not a plain block mapping at column 0, a key in two
+//! pieces, a text with an anchor (`&`, which an alias in a later piece could name), a `<<`
+//! (a merge key puts its keys at the front of the whole root), a lone CR, a `%` directive or a
 //! `---` / `...` line. When comments are kept, a cut is made only below a line of content
 //! (not below a comment or a blank line, which the single pass would read as above the key).
 
@@ -134,7 +135,9 @@ fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> Vec<usize> {
         (line.starts_with(b"---") || line.starts_with(b"..."))
             && matches!(line.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
     };
+    // `<<` merges a mapping's keys in at the front of the one holding it: the whole root's.
     if memchr::memchr2(b'&', b'\r', bytes).is_some()
+        || memchr::memmem::find(bytes, b"<<").is_some()
         || bytes.first() == Some(&b'%')
         || marker(bytes)
         || memchr::memchr_iter(b'\n', bytes)
@@ -227,6 +230,7 @@ mod tests {
         let text = doc(1_000);
         for bad in [
             format!("{text}anchor: &a 1\n"),
+            format!("{text}merged:\n  <<: {{x: 1}}\n"),
             format!("---\n{text}"),
             format!("{text}...\n"),
             format!("%YAML 1.1\n---\n{text}"),
