@@ -40,12 +40,29 @@ pub fn load_stream(
 
 /// Whether loading `text` (as a stream or as one document) is cut into pieces loaded on
 /// `opts.jobs` threads: such a text is best loaded alone, with every thread on it.
+///
+/// Only when no piece holds more than half the text: a file whose bulk sits under one key
+/// (`items:` of a long list) gains nothing from its cuts, and is better parsed beside another.
 pub fn splits(text: &str, opts: &LoadOptions) -> bool {
     let min_piece = opts.parallel_min.saturating_mul(4);
-    opts.jobs > 1
-        && text.len() >= min_piece.saturating_mul(2)
-        && (split::cuts_found(text, opts.jobs, min_piece, opts.styles.is_some())
-            || split_map::cuts_found(text, opts.jobs, min_piece, opts.styles.is_some()))
+    if opts.jobs <= 1 || text.len() < min_piece.saturating_mul(2) {
+        return false;
+    }
+    let styles = opts.styles.is_some();
+    let mut cuts = split::cuts(text, opts.jobs, min_piece, styles);
+    if cuts.is_empty() {
+        cuts = split_map::cuts(text, opts.jobs, min_piece, styles);
+    }
+    let ends = cuts.iter().copied().chain([text.len()]);
+    let largest = ends
+        .scan(0, |at, end| {
+            let len = end - *at;
+            *at = end;
+            Some(len)
+        })
+        .max()
+        .unwrap_or(text.len());
+    !cuts.is_empty() && largest <= text.len() / 2
 }
 
 /// One pass over a stream: its documents, and the nodes aliases added (the budget's count).

@@ -193,7 +193,9 @@ impl<'a> Scanner<'a> {
         self.forward_bytes(1);
         let name = self.scan_name(context, start)?;
         let next = self.peek();
-        if !(is_blankz(self.b, self.pos) || b"?:,]}%@`".contains(&next)) {
+        if !(is_blankz(self.b, self.pos)
+            || matches!(next, b'?' | b':' | b',' | b']' | b'}' | b'%' | b'@' | b'`'))
+        {
             let found = self.found();
             return Err(self.error(
                 context,

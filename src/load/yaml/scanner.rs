@@ -716,7 +716,28 @@ impl<'a> Scanner<'a> {
     /// `:` may start one when a non-blank follows (`?` and `:` only in block context).
     fn check_plain(&self) -> bool {
         let ch = self.peek();
-        let indicator = b"-?:,[]{}#&*!|>'\"%@`".contains(&ch);
+        // A `match`, not a search of the indicator list: this runs for every plain scalar.
+        let indicator = matches!(
+            ch,
+            b'-' | b'?'
+                | b':'
+                | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'#'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+        );
         if !is_blankz(self.b, self.pos) && !indicator {
             return true;
         }

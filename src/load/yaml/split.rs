@@ -100,14 +100,9 @@ pub(super) fn in_pieces<R: Send>(
     )
 }
 
-/// Whether `text` is cut into pieces.
-pub(super) fn cuts_found(text: &str, jobs: usize, min_piece: usize, styles: bool) -> bool {
-    !cuts(text, jobs, min_piece, styles).is_empty()
-}
-
 /// Where to cut `text` (byte offsets of `---` lines), about `4 * jobs` pieces of at least
 /// `min_piece` bytes; empty when the text is too short to be worth it.
-fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> Vec<usize> {
+pub(super) fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> Vec<usize> {
     let size = (text.len() / (jobs * 4)).max(min_piece);
     let bytes = text.as_bytes();
     let mut out = Vec::new();

@@ -122,14 +122,9 @@ fn join(loaded: Vec<Loaded>) -> Option<(Node, Vec<Warning>, Vec<StyleSink>)> {
     Some((root?, warned, sinks))
 }
 
-/// Whether `text` is cut into pieces.
-pub(super) fn cuts_found(text: &str, jobs: usize, min_piece: usize, styles: bool) -> bool {
-    !cuts(text, jobs, min_piece, styles).is_empty()
-}
-
 /// Where to cut `text` (byte offsets of top-level key lines), about `4 * jobs` pieces of at
 /// least `min_piece` bytes; empty when the text cannot or need not be cut.
-fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> Vec<usize> {
+pub(super) fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> Vec<usize> {
     let bytes = text.as_bytes();
     let marker = |line: &[u8]| {
         (line.starts_with(b"---") || line.starts_with(b"..."))
