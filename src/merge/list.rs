@@ -255,7 +255,7 @@ impl Merger for ListMerger<'_> {
                         .into_iter()
                         .chain(iterate(new))
                         .inspect(|_| taken.set(taken.get() + 1)),
-                    |_, kept, item| {
+                    |kept, item| {
                         if taken.get() <= old_len {
                             old_dropped += 1;
                         } else if tracing {

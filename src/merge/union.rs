@@ -74,18 +74,18 @@ fn feed(n: &Node, h: &mut FxHasher) {
     }
 }
 
-/// The items in order, each kept at its first occurrence; with each item dropped as a
-/// duplicate, the index of the item it equals.
+/// The items in order, each kept at its first occurrence; `dropped(kept, item)` for each item
+/// dropped as a duplicate of `kept`.
 pub fn union_with(
     items: impl IntoIterator<Item = Node>,
-    mut dropped: impl FnMut(usize, &Node, &Node),
+    mut dropped: impl FnMut(&Node, &Node),
 ) -> Vec<Node> {
     let mut seen: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
     let mut out: Vec<Node> = Vec::new();
     for item in items {
         let bucket = seen.entry(strict_hash(&item)).or_default();
         if let Some(&i) = bucket.iter().find(|&&i| strict_eq(&out[i], &item)) {
-            dropped(i, &out[i], &item);
+            dropped(&out[i], &item);
             continue;
         }
         bucket.push(out.len());
@@ -96,7 +96,7 @@ pub fn union_with(
 
 /// [`union_with`] without the report of duplicates.
 pub fn union(items: impl IntoIterator<Item = Node>) -> Vec<Node> {
-    union_with(items, |_, _, _| {})
+    union_with(items, |_, _| {})
 }
 
 #[cfg(test)]

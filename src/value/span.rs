@@ -218,8 +218,8 @@ pub struct Location<'a> {
 }
 
 impl Location<'_> {
-    /// Appends what `Display` writes, without the formatting machinery (`--explain` writes
-    /// one or more positions per value).
+    /// Appends `file:line:col` (what `Display` writes), without the formatting machinery
+    /// (`--explain` writes one or more positions per value).
     pub fn push_to(&self, out: &mut String) {
         if self.line == 0 {
             out.push_str(self.file);
@@ -256,10 +256,9 @@ pub fn push_int(out: &mut String, i: i64) {
 
 impl fmt::Display for Location<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            return write!(f, "{} (changed since it was read)", self.file);
-        }
-        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+        let mut text = String::new();
+        self.push_to(&mut text);
+        f.write_str(&text)
     }
 }
 

@@ -32,6 +32,15 @@ fn site_copy() -> tempfile::TempDir {
     dir
 }
 
+/// A copy of the site with `extra` at the end of its common.yaml, and an empty cache folder.
+fn site_with_common(extra: &str) -> (tempfile::TempDir, tempfile::TempDir) {
+    let site = site_copy();
+    let common = site.path().join("data/common.yaml");
+    let text = std::fs::read_to_string(&common).expect("read");
+    std::fs::write(&common, format!("{text}{extra}")).expect("write");
+    (site, tempfile::tempdir().expect("temp dir"))
+}
+
 fn copy(from: &Path, to: &Path) {
     for e in std::fs::read_dir(from).expect("read fixture").flatten() {
         let target = to.join(e.file_name());
@@ -175,16 +184,8 @@ fn damaged_indexes_are_ignored() {
 
 #[test]
 fn files_whose_entries_depend_on_each_other_are_not_indexed() {
-    let site = site_copy();
-    let cache = tempfile::tempdir().expect("temp dir");
-    let common = site.path().join("data/common.yaml");
-    let text = std::fs::read_to_string(&common).expect("read");
     // An anchor in one entry and its alias in another.
-    std::fs::write(
-        &common,
-        format!("{text}\nbase: &base {{x: 1}}\nderived: *base\n"),
-    )
-    .expect("write");
+    let (site, cache) = site_with_common("\nbase: &base {x: 1}\nderived: *base\n");
     same_with_and_without(site.path(), cache.path(), &QUERIES);
     assert_eq!(indexes(cache.path()).len(), 5, "common.yaml is not indexed");
     let q = ["derived", "--output", "json"];
@@ -230,16 +231,10 @@ fn comments_and_spellings_come_out_as_from_a_whole_parse() {
 
 #[test]
 fn settled_files_are_not_read_again() {
-    let site = site_copy();
-    let cache = tempfile::tempdir().expect("temp dir");
-    let common = site.path().join("data/common.yaml");
-    let text = std::fs::read_to_string(&common).expect("read");
     // A lookup that fails with a position in the file: shown from the file read again.
-    std::fs::write(
-        &common,
-        format!("{text}loop_a: \"%{{lookup('loop_b')}}\"\nloop_b: \"%{{lookup('loop_a')}}\"\n"),
-    )
-    .expect("write");
+    let (site, cache) =
+        site_with_common("loop_a: \"%{lookup('loop_b')}\"\nloop_b: \"%{lookup('loop_a')}\"\n");
+    let common = site.path().join("data/common.yaml");
     // Files untouched for two seconds are trusted by their size, times and inode: the index
     // made now records them, and the next lookups read only the entries they need.
     std::thread::sleep(std::time::Duration::from_millis(2100));
