@@ -10,6 +10,7 @@
 //! started last) does that with no dependency and no pool kept alive; with one job, or one
 //! item, no thread is started at all (a one-file render is unchanged).
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
@@ -22,6 +23,20 @@ pub fn default_jobs() -> usize {
 /// than it saves (a thread starts in ~0.1 ms; YAML parses at ~50 MB/s): the default of
 /// `LoadOptions::parallel_min`.
 pub const SMALL: usize = 64 << 10;
+
+thread_local! {
+    /// The threads work running on this thread may use: all of them (`usize::MAX`) outside a
+    /// [`map_ordered`], its share of them inside one.
+    static SHARE: Cell<usize> = const { Cell::new(usize::MAX) };
+}
+
+/// How many of `jobs` threads work on this thread may start: inside a [`map_ordered`] on
+/// several threads, each item gets its share (W1's two big files parsed side by side are not
+/// each cut into pieces for threads that are busy with the other file). Only speed depends on
+/// it, never a result.
+pub fn jobs_here(jobs: usize) -> usize {
+    jobs.min(SHARE.with(Cell::get)).max(1)
+}
 
 /// `items.map(work)` on up to `jobs` threads (the calling thread is one of them), results in
 /// the order of `items`. `cost` (the item's size in bytes) orders the work, largest first; work
@@ -48,7 +63,9 @@ where
     order.sort_by_key(|&i| std::cmp::Reverse(cost(&items[i])));
     let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
     let next = AtomicUsize::new(0);
+    let share = jobs_here(jobs) / threads;
     let worker = || {
+        let outer = SHARE.with(|s| s.replace(share));
         let mut done = Vec::new();
         while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
             let item = slots[i]
@@ -59,6 +76,7 @@ where
                 done.push((i, work(item)));
             }
         }
+        SHARE.with(|s| s.set(outer));
         done
     };
     let mut results: Vec<Option<R>> = (0..n).map(|_| None).collect();

@@ -347,9 +347,11 @@ fn dispatch(
     tree: &mut dyn Tree,
 ) -> Result<Rendered, Error> {
     match command {
-        Command::CloudInit { inputs, .. } => {
-            frontend::cloudinit::render(read_inputs(tree, &inputs)?, sources, settings)
-        }
+        Command::CloudInit { inputs, .. } => frontend::cloudinit::render(
+            read_inputs(tree, &inputs, settings.load.par())?,
+            sources,
+            settings,
+        ),
         Command::Deckhand {
             inputs,
             validate,
@@ -377,7 +379,7 @@ fn dispatch(
         } => {
             let rules = rules.map(|r| read_needed(tree, &r)).transpose()?;
             frontend::merge::render(
-                read_inputs(tree, &inputs)?,
+                read_inputs(tree, &inputs, settings.load.par())?,
                 how.as_deref(),
                 rules,
                 sources,
@@ -419,7 +421,7 @@ fn dispatch(
             let job = frontend::heat::HeatJob {
                 template: template.map(|t| tree.read(&t)).transpose()?.flatten(),
                 params,
-                envs: read_inputs(tree, &envs)?,
+                envs: read_inputs(tree, &envs, settings.load.par())?,
             };
             frontend::heat::render(job, sources, settings)
         }
@@ -473,7 +475,7 @@ fn dispatch(
                     .hint(format!("if '{l}' is the KEY, put it before the options or after '--': strata lookup {l} --layer FILE...")));
                 }
                 Hierarchy::Layers {
-                    layers: read_inputs(tree, &layer)?,
+                    layers: read_inputs(tree, &layer, settings.load.par())?,
                     options: options.map(|o| read_needed(tree, &o)).transpose()?,
                 }
             } else {
@@ -564,13 +566,20 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
                         sources,
                         focus.as_ref(),
                         styles.as_ref(),
+                        settings.load.par(),
                         w,
                     )
                 } else if rendered.stream.is_some() {
                     let docs = rendered.doc.as_list().unwrap_or_default();
                     render::yaml::write_stream(docs, styles.as_ref(), w)
                 } else {
-                    render::yaml::write(&rendered.doc, rendered.header, styles.as_ref(), w)
+                    render::yaml::write(
+                        &rendered.doc,
+                        rendered.header,
+                        styles.as_ref(),
+                        settings.load.par(),
+                        w,
+                    )
                 }
             };
             match out {

@@ -29,6 +29,10 @@ pub(super) trait Tree {
     fn is_disk(&self) -> bool {
         false
     }
+    /// Whether a missing file is an absent input rather than an error.
+    fn absent_ok(&self) -> bool {
+        false
+    }
 }
 
 /// The disk, as every render reads it; with `absent_ok` (the working-tree side of
@@ -52,6 +56,9 @@ impl Disk {
 impl Tree for Disk {
     fn is_disk(&self) -> bool {
         true
+    }
+    fn absent_ok(&self) -> bool {
+        self.absent_ok
     }
     fn read(&mut self, name: &str) -> Result<Option<Input>, Error> {
         if self.absent_ok && name != "-" && !FsPath::new(name).exists() {
@@ -389,9 +396,27 @@ fn enter(folders: &mut FxHashMap<String, Vec<(String, bool)>>, path: &str, is_di
     }
 }
 
-/// Reads the named inputs; absent ones (a revision without them) are left out.
-pub(super) fn read_inputs(tree: &mut dyn Tree, names: &[String]) -> Result<Vec<Input>, Error> {
+/// Reads the named inputs; absent ones (a revision without them) are left out. Files on disk
+/// are read on up to `par.0` threads (reading a file is mostly copying it into fresh memory,
+/// which scales with the cores); the error reported is the first in order, as when they are
+/// read one after another.
+pub(super) fn read_inputs(
+    tree: &mut dyn Tree,
+    names: &[String],
+    par: (usize, usize),
+) -> Result<Vec<Input>, Error> {
     super::files::check_stdin_once(names)?;
+    let on_disk = tree.is_disk() && !tree.absent_ok() && !names.iter().any(|n| n == "-");
+    if on_disk && par.0 > 1 && names.len() > 1 {
+        let size = |n: &String| std::fs::metadata(n).map_or(0, |m| m.len());
+        let read = crate::par::map_ordered(
+            names.iter().collect(),
+            par,
+            |n| usize::try_from(size(n)).unwrap_or(usize::MAX),
+            |n| read_one(n),
+        );
+        return read.into_iter().collect();
+    }
     let mut out = Vec::with_capacity(names.len());
     for n in names {
         out.extend(tree.read(n)?);

@@ -151,20 +151,22 @@ impl Merger for DictMerger<'_> {
         // Room for exactly the keys this merge adds (doubling would leave a loaded map's
         // block half empty), but at least an eighth more, so a map that many layers each add a
         // key to still grows geometrically.
-        let added = nm
-            .iter()
-            .filter(|(k, _)| om.get_index_of(*k).is_none())
-            .count();
+        // Each new key is looked up once: its position holds until an entry is deleted (a
+        // key added goes last; the new map's keys are distinct).
+        let found: Vec<Option<usize>> = nm.keys().map(|k| om.get_index_of(k)).collect();
+        let added = found.iter().filter(|i| i.is_none()).count();
         if added > 0 {
             om.reserve_exact(added.max(om.len() / 8));
         }
-        for (k, nv) in nm.into_iter() {
+        let mut shifted = false;
+        for ((k, nv), at) in nm.into_iter().zip(found) {
             eng.push_key(&k);
-            match om.get_index_of(&k) {
+            let at = if shifted { om.get_index_of(&k) } else { at };
+            match at {
                 None if nv.is_null() && self.opts.skip_null => {}
                 None => {
                     eng.record(Outcome::Added, Some(self.spec), nv.span, &[], &[]);
-                    om.insert(k, nv);
+                    om.insert_new(k, nv);
                 }
                 Some(i) => {
                     let Some((_, ov)) = om.get_index_mut(i) else {
@@ -182,6 +184,7 @@ impl Merger for DictMerger<'_> {
                                 );
                             }
                             om.shift_remove_index(i);
+                            shifted = true;
                         }
                         Action::Replace => {
                             if self.opts.method == DictMethod::Deep {

@@ -124,6 +124,20 @@ impl MergerSpec {
             MergerSpec::Plus | MergerSpec::Ranked(_) => "any",
         }
     }
+
+    /// Whether a merge by this spec can never fail when its children's merges cannot (so a
+    /// layer merged only by such specs needs no checking pass first).
+    pub fn infallible(&self) -> bool {
+        match self {
+            MergerSpec::Dict(o) => !o.strict_types,
+            MergerSpec::List(o) => matches!(
+                o.method,
+                ListMethod::Whole | ListMethod::Replace | ListMethod::Union
+            ),
+            MergerSpec::Str(o) => o.method == StrMethod::Replace,
+            MergerSpec::Plus | MergerSpec::Ranked(_) => false,
+        }
+    }
 }
 
 /// Where a rule was written, for `--explain` and error messages.
@@ -225,6 +239,13 @@ impl RuleSet {
             root,
             by_path: Vec::new(),
         }
+    }
+
+    /// Whether no merge under these rules can fail (`MergerSpec::infallible` everywhere).
+    pub fn infallible(&self) -> bool {
+        std::iter::once(&self.root)
+            .chain(self.by_path.iter().map(|(_, s)| s))
+            .all(|s| s.mergers.iter().all(|m| m.spec.infallible()))
     }
 
     /// Whether any rule depends on the path (so the engine must track it).

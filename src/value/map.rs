@@ -147,6 +147,25 @@ impl Map {
         None
     }
 
+    /// Adds a key the caller knows is not in the map (no search for it), last.
+    pub fn insert_new(&mut self, key: Key, value: Node) {
+        debug_assert!(
+            !self.contains_key(&key),
+            "insert_new of a key the map holds"
+        );
+        let at = self.entries.len();
+        self.entries.push((key, value));
+        if let Some(index) = self.index.as_mut() {
+            let entries = &self.entries;
+            let hash = entries.get(at).map_or(0, |(k, _)| hash_of(&k.0));
+            index.insert_unique(hash, slot(at), |&i| {
+                entries.get(i as usize).map_or(0, |(k, _)| hash_of(&k.0))
+            });
+        } else if self.entries.len() >= INDEX_FROM {
+            self.reindex();
+        }
+    }
+
     /// Removes a key, shifting the later entries down (order kept).
     pub fn shift_remove<Q: Lookup + ?Sized>(&mut self, key: &Q) -> Option<Node> {
         let i = self.get_index_of(key)?;

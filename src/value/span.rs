@@ -10,8 +10,8 @@
 //! trees hold 2.4 million nodes); which source a span is in is a binary search, done only when
 //! a position is printed.
 
+use std::cell::Cell;
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
 
 /// A source text (a file, stdin, a MIME part, an archive entry): the offset of its first byte
@@ -80,10 +80,6 @@ pub struct Source {
     /// column far into a long line is found without counting from the line's start, so many
     /// warnings on one long line cost linear time, not quadratic.
     char_marks: OnceLock<Vec<(usize, usize)>>,
-    /// The line (0-based) of the last position asked for: positions are mostly asked for in
-    /// the order of the text (`--explain` writes one per value), so the next one is usually on
-    /// that line or a few after it, found without a binary search over every line.
-    last_line: AtomicUsize,
     /// Lines of the file before this text, when the text stands byte for byte in the file
     /// `name` from the start of a line (a MIME part's body): positions are shown as in the
     /// file, which is what an editor shows.
@@ -169,21 +165,30 @@ impl Source {
         (line + 1, col + 1)
     }
 
-    /// The 0-based line holding `offset`: the last line asked for or one of the few after
-    /// it, else by binary search.
+    /// The 0-based line holding `offset`: the last line this thread asked for in this text or
+    /// one of the few after it, else by binary search. Positions are mostly asked for in the
+    /// order of the text (`--explain` writes one per value), so the next one is usually on
+    /// that line or a few after it; the hint is the thread's own, as threads that write parts
+    /// of one document each go through their own part of the text.
     fn line_of(&self, starts: &[u32], offset: u32) -> usize {
+        thread_local! {
+            /// (the line starts asked about, by address; the line found).
+            static LAST: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+        }
         let on = |l: usize| {
             starts.get(l).is_some_and(|&s| s <= offset)
                 && starts.get(l + 1).is_none_or(|&next| offset < next)
         };
-        let last = self.last_line.load(Relaxed);
+        let id = starts.as_ptr() as usize;
+        let (of, last) = LAST.with(Cell::get);
+        let last = if of == id { last } else { 0 };
         let line = (last..last + 8).find(|&l| on(l)).unwrap_or_else(|| {
             match starts.binary_search(&offset) {
                 Ok(i) => i,
                 Err(i) => i.saturating_sub(1),
             }
         });
-        self.last_line.store(line, Relaxed);
+        LAST.with(|c| c.set((id, line)));
         line
     }
 
@@ -303,7 +308,6 @@ impl SourceMap {
             base,
             line_starts: OnceLock::new(),
             char_marks: OnceLock::new(),
-            last_line: AtomicUsize::new(0),
             lines_before: 0,
             cols_before: 0,
         });

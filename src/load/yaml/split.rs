@@ -34,8 +34,9 @@ fn load_in_pieces(
     warnings: &mut Vec<Warning>,
     min_piece: usize,
 ) -> Result<Vec<Node>> {
-    let cuts = if opts.jobs > 1 {
-        cuts(text, opts.jobs, min_piece, opts.styles.is_some())
+    let jobs = crate::par::jobs_here(opts.jobs);
+    let cuts = if jobs > 1 {
+        cuts(text, jobs, min_piece, opts.styles.is_some())
     } else {
         Vec::new()
     };
@@ -54,7 +55,7 @@ fn load_in_pieces(
         }
         return load_counted(text, source, opts, warnings).map(|(docs, _)| docs);
     }
-    let loaded = in_pieces(text, cuts, source, opts.jobs, |piece, id, _| {
+    let loaded = in_pieces(text, cuts, source, jobs, |piece, id, _| {
         let mut warned = Vec::new();
         (load_counted(piece, id, opts, &mut warned), warned)
     });

@@ -43,15 +43,16 @@ pub(super) fn load_in_pieces(
     warnings: &mut Vec<Warning>,
     min_piece: usize,
 ) -> Option<Node> {
-    let cuts = if opts.jobs > 1 && text.len() >= min_piece.saturating_mul(2) {
-        cuts(text, opts.jobs, min_piece, opts.styles.is_some())
+    let jobs = crate::par::jobs_here(opts.jobs);
+    let cuts = if jobs > 1 && text.len() >= min_piece.saturating_mul(2) {
+        cuts(text, jobs, min_piece, opts.styles.is_some())
     } else {
         Vec::new()
     };
     if cuts.is_empty() {
         return None;
     }
-    let loaded = super::split::in_pieces(text, cuts, source, opts.jobs, |piece, id, at| {
+    let loaded = super::split::in_pieces(text, cuts, source, jobs, |piece, id, at| {
         // Recorded apart: kept only if the pieces stand for the single pass.
         let sink = opts.styles.as_ref().map(|_| StyleSink::default());
         let piece_opts = LoadOptions {

@@ -39,7 +39,7 @@ pub fn render(
         Format::Yaml => {
             let mut bytes = Vec::new();
             // Writing into memory does not fail.
-            let _ = write_yaml(rendered, sources, focus, None, &mut bytes);
+            let _ = write_yaml(rendered, sources, focus, None, (1, 0), &mut bytes);
             Ok(String::from_utf8(bytes)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
         }
@@ -88,6 +88,7 @@ pub fn write_yaml(
     sources: &SourceMap,
     focus: Option<&Path>,
     styles: Option<&StyleBook>,
+    par: (usize, usize),
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let (root, root_path) = focused(rendered, focus);
@@ -101,7 +102,7 @@ pub fn write_yaml(
         focus.is_some(),
         &history,
         sources,
-        styles,
+        (styles, par),
         sink,
     )
 }

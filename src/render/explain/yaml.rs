@@ -20,7 +20,7 @@ pub(super) fn explain(
     focused: bool,
     history: &[&Step],
     sources: &SourceMap,
-    styles: Option<&StyleBook>,
+    (styles, par): (Option<&StyleBook>, (usize, usize)),
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let mut head = String::new();
@@ -93,7 +93,7 @@ pub(super) fn explain(
         stream.is_some(),
         styles,
         &mut comments,
-        COLUMN_LIMIT,
+        (COLUMN_LIMIT, par),
         sink,
     )?;
     if !focused {
@@ -105,6 +105,7 @@ pub(super) fn explain(
 }
 
 /// What a node inherits from where it sits, and its own step.
+#[derive(Clone, Copy)]
 struct Frame<'t> {
     /// The node's own last step, else its nearest ancestor's.
     step: Option<&'t Step>,
@@ -122,6 +123,7 @@ struct Frame<'t> {
 
 /// The annotator: follows the writer through the tree with a stack of frames and writes the
 /// comment of each leaf, and of each container replaced or kept whole.
+#[derive(Clone)]
 struct Comments<'t> {
     trace: &'t Trace,
     sources: &'t SourceMap,
@@ -215,6 +217,10 @@ impl Annotator for Comments<'_> {
                 located(self.sources, *at)
             );
         }
+    }
+
+    fn fork(&self) -> Option<Box<dyn Annotator + Send + '_>> {
+        Some(Box::new(self.clone()))
     }
 
     fn comment(&mut self, node: &Node, text: Option<&mut String>) -> bool {

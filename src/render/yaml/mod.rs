@@ -30,6 +30,12 @@ pub trait Annotator {
     /// In a stream, after document `index`'s `---`: comment lines about the whole document
     /// (each starting with `#` and ending with a line break) appended to `out`.
     fn heading(&mut self, _index: usize, _out: &mut String) {}
+    /// A copy standing where this one stands (at the root), to annotate one of the root's
+    /// entries on another thread; `None` when it cannot be copied (then the document is
+    /// written on one thread).
+    fn fork(&self) -> Option<Box<dyn Annotator + Send + '_>> {
+        None
+    }
 }
 
 /// Where a node sits under its parent.
@@ -75,15 +81,19 @@ pub fn stream_to_string(docs: &[Node]) -> String {
 
 /// Renders a document into `sink` as it goes, a block of lines at a time, so the output is
 /// never held whole in memory. Stops writing at the first error and returns it. With
-/// `styles`, scalars keep their spelling and values their comments (docs/comments.md).
+/// `styles`, scalars keep their spelling and values their comments (docs/comments.md). A big
+/// document's top-level entries are written on up to `par.0` threads (same bytes; `par` as
+/// `LoadOptions::par`).
 pub fn write(
     doc: &Node,
     header: Option<&str>,
     styles: Option<&StyleBook>,
+    par: (usize, usize),
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let mut w = Writer::new(None, Some(sink));
     w.set_styles(styles);
+    w.par = par;
     w.document(doc, header);
     w.finish()
 }
@@ -100,7 +110,7 @@ pub fn write_annotated(
     stream: bool,
     styles: Option<&StyleBook>,
     annotator: &mut dyn Annotator,
-    limit: usize,
+    (limit, par): (usize, (usize, usize)),
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let docs = doc.as_list().filter(|_| stream);
@@ -109,6 +119,7 @@ pub fn write_annotated(
     let mut measure = Writer::new(Some(&mut *annotator), Some(&mut discard));
     measure.set_styles(styles);
     measure.limit = limit;
+    measure.par = par;
     match docs {
         Some(d) => measure.stream(d),
         None => measure.document(doc, header),
@@ -118,6 +129,8 @@ pub fn write_annotated(
     let mut w = Writer::new(Some(annotator), Some(sink));
     w.set_styles(styles);
     w.column = Some(column);
+    w.limit = limit;
+    w.par = par;
     match docs {
         Some(d) => w.stream(d),
         None => w.document(doc, header),

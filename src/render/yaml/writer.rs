@@ -3,6 +3,7 @@
 //! annotator for a comment at each line's end. What people wrote is in `keep.rs`.
 
 mod keep;
+mod split;
 
 use super::block::{block_tag, pairs_tag, Block};
 use super::{Annotator, Place};
@@ -45,6 +46,9 @@ pub(super) struct Writer<'a> {
     /// Where the value written last starts in its source (its comments after the last value
     /// close the document).
     last_at: Option<u32>,
+    /// Threads a big document's top-level entries may be written on, and the size below
+    /// which it is written on one (`LoadOptions::par`; `split.rs`).
+    pub(super) par: (usize, usize),
 }
 
 impl<'a> Writer<'a> {
@@ -70,6 +74,7 @@ impl<'a> Writer<'a> {
             key_end: None,
             flush_seqs: false,
             last_at: None,
+            par: (1, 0),
         }
     }
 
@@ -87,6 +92,23 @@ impl<'a> Writer<'a> {
                 }
             }
             self.out.clear();
+        }
+    }
+
+    /// Appends finished lines: straight to the sink after what is gathered (no copy), or to
+    /// the buffer when there is no sink.
+    fn write_through(&mut self, text: &str) {
+        if self.sink.is_none() {
+            self.out.push_str(text);
+            return;
+        }
+        self.flush();
+        if let Some(sink) = self.sink.as_mut() {
+            if sink.error.is_none() {
+                if let Err(e) = sink.to.write_all(text.as_bytes()) {
+                    sink.error = Some(e);
+                }
+            }
         }
     }
 
@@ -195,6 +217,7 @@ impl<'a> Writer<'a> {
             return;
         }
         match block_tag(doc) {
+            Some(Block::Map) if self.splits_root(doc) => self.map_body_split(doc),
             Some(Block::Map) => self.map_body(doc, 0),
             Some(Block::List) => self.list_body(doc, 0),
             Some(tagged) => {
