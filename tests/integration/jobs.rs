@@ -150,3 +150,33 @@ fn jobs_must_be_a_positive_number() {
         assert!(err.contains("--jobs"), "{err}");
     }
 }
+
+/// A big document's top-level entries are written on threads; the bytes are the one-thread
+/// writer's, also where one value (and so its comments) stands in several entries through an
+/// alias: a comment is written once, where the one-thread writer writes it.
+#[test]
+fn entries_written_on_threads_keep_the_one_thread_bytes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "# about the file\n\
+        base: &b  # the anchor's line\n  # above x\n  x: 1  # x's comment\n  y: [1, 2]\n\
+        one: *b  # first alias\n\
+        # above two\n\
+        two:\n  inner: *b\n  z: 0x1F  # spelled in hex\n\
+        three: plain  # three's comment\n\
+        four:\n  - *b\n  - 'quoted'  # last\n# closing comment\n";
+    std::fs::write(dir.path().join("doc.yaml"), text).expect("write");
+    std::fs::write(dir.path().join("top.yaml"), "two:\n  z: 2  # from top\n").expect("write");
+    for extra in [&[][..], &["--explain"][..], &["--no-comments"][..]] {
+        let mut runs = Vec::new();
+        for jobs in ["1", "4"] {
+            let mut args: Vec<String> = vec!["merge".into(), "--jobs".into(), jobs.into()];
+            args.extend(extra.iter().map(|s| s.to_string()));
+            args.extend(["doc.yaml".to_string(), "top.yaml".to_string()]);
+            runs.push(run_in(dir.path(), &args));
+        }
+        assert_eq!(runs[0], runs[1], "{extra:?}");
+        assert_eq!(runs[0].0, Some(0), "{extra:?}: {}", runs[0].2);
+    }
+    let (_, out, _) = run_in(dir.path(), &["merge".into(), "doc.yaml".into()]);
+    assert_eq!(out.matches("x's comment").count(), 1, "{out}");
+}

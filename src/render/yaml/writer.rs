@@ -32,7 +32,7 @@ pub(super) struct Writer<'a> {
     pub(super) widest: Option<usize>,
     pub(super) limit: usize,
     /// The comment being written.
-    scratch: String,
+    pub(super) scratch: String,
     /// Where full blocks of lines go (`None`: everything stays in `out`).
     sink: Option<Sink<'a>>,
     /// What people wrote (`None`, or nothing recorded: the canonical forms only).
@@ -217,8 +217,13 @@ impl<'a> Writer<'a> {
             return;
         }
         match block_tag(doc) {
-            Some(Block::Map) if self.splits_root(doc) => self.map_body_split(doc),
-            Some(Block::Map) => self.map_body(doc, 0),
+            Some(Block::Map) => match doc.as_map() {
+                Some(m) if self.splits(m.iter().map(|(_, v)| v)) => {
+                    let entries: Vec<(&Node, &Node)> = m.iter().map(|(k, v)| (&k.0, v)).collect();
+                    self.write_split(&entries, |w, e| w.root_entry(e));
+                }
+                _ => self.map_body(doc, 0),
+            },
             Some(Block::List) => self.list_body(doc, 0),
             Some(tagged) => {
                 self.out.push_str(tagged.tag());
@@ -234,6 +239,8 @@ impl<'a> Writer<'a> {
     pub(super) fn stream(&mut self, docs: &[Node]) {
         let root = Node::list(Vec::new(), crate::value::Span::NONE);
         self.enter(&root, Place::Root);
+        // Documents are written in turn (Deckhand's are small: written on threads, each cost
+        // more to hand over than to write); a big document's entries may go on threads.
         for (i, doc) in docs.iter().enumerate() {
             self.out.push_str("---\n");
             if let Some(a) = self.annotator.as_mut() {

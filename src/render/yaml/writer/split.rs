@@ -1,23 +1,26 @@
-//! Writing a big document's top-level entries on several threads (issue 19): each entry is
-//! written by a writer of its own into its own text, a window of entries at a time, and the
-//! texts are handed to the sink in order. An entry's text depends on nothing before it but
-//! the comment runs already written (a run is written once) and a key whose comment is still
-//! pending; where either could matter, that entry is written again in order. So the output is
-//! byte for byte the one-thread writer's, and only a window's texts are held at once. With an
-//! annotator (`--explain`), each entry gets a copy of it standing at the root (`fork`), in
-//! both passes: the widest commented line is the widest of the entries'.
+//! Writing a big document's top-level entries on several threads (issue 19): each entry (an
+//! item here) is written by a writer of its own into its own text, a window of
+//! items at a time, and the texts are handed to the sink in order. An item's text depends on
+//! nothing before it but the comment runs already written (a run is written once) and a key
+//! whose comment is still pending; where either could matter, that item is written again in
+//! order. So the output is byte for byte the one-thread writer's, and only a window's texts
+//! are held at once. With an annotator (`--explain`), each item gets a copy of it standing at
+//! the root (`fork`), in both passes: the widest commented line is the widest of the items'.
 
 use super::super::Annotator;
 use super::Writer;
-use crate::value::{Key, Node};
+use crate::value::{Kind, Node};
 use std::collections::HashSet;
 
-/// Entries written side by side per thread before their texts are handed on.
+/// Items written side by side per thread before their texts are handed on (a window costs a
+/// thread start, ~0.1 ms, and holds its texts).
 const WINDOW_PER_JOB: usize = 8;
 
-/// One entry written apart: its text and the writer's state after it.
+/// One item written apart: its text and the writer's state after it.
 struct Part {
     out: String,
+    /// The writer's scratch buffer, to be used again.
+    scratch: String,
     used: HashSet<(usize, bool)>,
     key_end: Option<u32>,
     last_at: Option<u32>,
@@ -26,46 +29,58 @@ struct Part {
 }
 
 impl Writer<'_> {
-    /// Whether the root mapping `node` is written on several threads.
-    pub(super) fn splits_root(&self, node: &Node) -> bool {
-        // A node is written at ~2 bytes per node of input: below half the loader's threshold
-        // for threads (`LoadOptions::parallel_min`, in bytes), a thread costs more than it saves.
+    /// Whether `items` (of `nodes` nodes in all, counted up to the threshold) are written on
+    /// several threads. A node is written at ~2 bytes per node of input: below half the
+    /// loader's threshold for threads (`LoadOptions::parallel_min`, in bytes), a thread costs
+    /// more than it saves.
+    pub(super) fn splits<'n>(&self, items: impl Iterator<Item = &'n Node> + Clone) -> bool {
         let (jobs, min) = self.par;
         jobs > 1
             && self.sink.is_some()
             && self.annotator.as_ref().is_none_or(|a| a.fork().is_some())
-            && node.as_map().is_some_and(|m| m.len() > 1)
-            && big(node, min / 2)
+            && items.clone().nth(1).is_some()
+            && holds(items, min / 2)
     }
 
-    /// `map_body(node, 0)` for a root mapping, its entries written on `self.par.0` threads,
-    /// each with its own copy of the annotator (`Annotator::fork`).
-    pub(super) fn map_body_split(&mut self, node: &Node) {
-        let Some(m) = node.as_map() else { return };
-        let entries: Vec<(&Key, &Node)> = m.iter().collect();
+    /// Writes `items` as `one(writer, item)` writes each, on `self.par.0` threads (each item
+    /// by its own writer, with its own copy of the annotator), handing the texts on in order.
+    pub(super) fn write_split<I: Copy + Send + Sync>(
+        &mut self,
+        items: &[I],
+        one: impl Fn(&mut Writer<'_>, I) + Sync,
+    ) {
         let (styles, flush_seqs) = (self.styles, self.flush_seqs);
         let (column, limit) = (self.column, self.limit);
         // While measuring, only the widths count: the texts are not handed on.
         let measuring = self.annotator.is_some() && column.is_none();
         let jobs = self.par.0;
-        for window in entries.chunks(jobs * WINDOW_PER_JOB) {
-            let items: Vec<_> = window
+        // The texts' buffers are used again by the next window: a buffer grown and freed per
+        // item made the threads wait on the allocator's locks.
+        let mut pool: Vec<(String, String)> = Vec::new();
+        for window in items.chunks(jobs * WINDOW_PER_JOB) {
+            let work: Vec<_> = window
                 .iter()
-                .map(|&(k, v)| (k, v, self.annotator.as_ref().and_then(|a| a.fork())))
+                .map(|&item| {
+                    let fork = self.annotator.as_ref().and_then(|a| a.fork());
+                    (item, fork, pool.pop().unwrap_or_default())
+                })
                 .collect();
             let parts = crate::par::map_ordered(
-                items,
+                work,
                 (jobs, 0),
                 |_| 1,
-                |(k, v, mut fork)| {
+                |(item, mut fork, (out, scratch))| {
                     let annotator = fork.as_mut().map(|f| &mut **f as &mut dyn Annotator);
                     let mut w = Writer::new(annotator, None);
+                    w.out = out;
+                    w.scratch = scratch;
                     w.styles = styles;
                     w.flush_seqs = flush_seqs;
                     w.column = column;
                     w.limit = limit;
-                    w.root_entry(&k.0, v);
+                    one(&mut w, item);
                     Part {
+                        scratch: w.scratch,
                         out: w.out,
                         used: w.used,
                         key_end: w.key_end,
@@ -74,7 +89,7 @@ impl Writer<'_> {
                     }
                 },
             );
-            for (&(k, v), part) in window.iter().zip(parts) {
+            for (&item, mut part) in window.iter().zip(parts) {
                 let alone = self.key_end.is_none() && part.used.is_disjoint(&self.used);
                 if alone {
                     if !measuring {
@@ -85,17 +100,19 @@ impl Writer<'_> {
                     self.last_at = part.last_at.or(self.last_at);
                     self.widest = self.widest.max(part.widest);
                 } else {
-                    self.root_entry(&k.0, v);
+                    one(self, item);
                 }
                 if self.out.len() >= super::FLUSH_AT {
                     self.flush();
                 }
+                part.out.clear();
+                pool.push((part.out, part.scratch));
             }
         }
     }
 
     /// One entry of the root mapping, as `map_body` writes it.
-    fn root_entry(&mut self, k: &Node, v: &Node) {
+    pub(super) fn root_entry(&mut self, (k, v): (&Node, &Node)) {
         if self.styles.is_some() {
             self.leading_comments(self.entry_line(k, v));
         }
@@ -103,20 +120,33 @@ impl Writer<'_> {
     }
 }
 
-/// Whether `node` holds at least `n` nodes (counting stops there).
-fn big(node: &Node, n: usize) -> bool {
+/// The nodes of `node`, counted up to `cap`.
+fn count(node: &Node, cap: usize) -> usize {
     let mut stack = vec![node];
     let mut seen = 0usize;
     while let Some(x) = stack.pop() {
         seen += 1;
-        if seen >= n {
-            return true;
+        if seen >= cap {
+            break;
         }
         match &x.kind {
-            crate::value::Kind::Map(m) => stack.extend(m.values()),
-            crate::value::Kind::List(l) | crate::value::Kind::Tuple(l) => stack.extend(l.iter()),
+            Kind::Map(m) => stack.extend(m.values()),
+            Kind::List(l) | Kind::Tuple(l) => stack.extend(l.iter()),
             _ => {}
         }
     }
-    false
+    seen
+}
+
+/// Whether `items` hold at least `n` nodes in all (counting stops there).
+fn holds<'n>(items: impl Iterator<Item = &'n Node>, n: usize) -> bool {
+    let mut left = n;
+    for item in items {
+        let c = count(item, left);
+        if c >= left {
+            return true;
+        }
+        left -= c;
+    }
+    left == 0
 }
