@@ -14,7 +14,12 @@ use std::collections::HashSet;
 
 /// Items written side by side per thread before their texts are handed on (a window costs a
 /// thread start, ~0.1 ms, and holds its texts).
-const WINDOW_PER_JOB: usize = 8;
+const WINDOW_PER_JOB: usize = 4;
+
+/// Windows a document must fill at least, to be written on threads: with fewer items, one
+/// item can be most of the document and its text would be held whole (W3's root has two
+/// keys: the second held 38 MB of output).
+const MIN_WINDOWS: usize = 4;
 
 /// One item written apart: its text and the writer's state after it.
 struct Part {
@@ -38,7 +43,10 @@ impl Writer<'_> {
         jobs > 1
             && self.sink.is_some()
             && self.annotator.as_ref().is_none_or(|a| a.fork().is_some())
-            && items.clone().nth(1).is_some()
+            && items
+                .clone()
+                .nth(jobs * WINDOW_PER_JOB * MIN_WINDOWS - 1)
+                .is_some()
             && holds(items, min / 2)
     }
 
