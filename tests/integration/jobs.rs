@@ -164,7 +164,13 @@ fn entries_written_on_threads_keep_the_one_thread_bytes() {
         two:\n  inner: *b\n  z: 0x1F  # spelled in hex\n\
         three: plain  # three's comment\n\
         four:\n  - *b\n  - 'quoted'  # last\n# closing comment\n";
-    std::fs::write(dir.path().join("doc.yaml"), text).expect("write");
+    // Enough entries for threads without lowering the threshold (`STRATA_TEST_PARALLEL_MIN`
+    // is 0 here, which splits any root of two entries).
+    let mut text = text.to_string();
+    for i in 0..80 {
+        text.push_str(&format!("k{i}:  # entry {i}\n  v: *b\n  n: {i}.50\n"));
+    }
+    std::fs::write(dir.path().join("doc.yaml"), &text).expect("write");
     std::fs::write(dir.path().join("top.yaml"), "two:\n  z: 2  # from top\n").expect("write");
     for extra in [&[][..], &["--explain"][..], &["--no-comments"][..]] {
         let mut runs = Vec::new();

@@ -34,19 +34,21 @@ struct Part {
 }
 
 impl Writer<'_> {
-    /// Whether `items` (of `nodes` nodes in all, counted up to the threshold) are written on
-    /// several threads. A node is written at ~2 bytes per node of input: below half the
+    /// Whether `items` are written on several threads: enough of them (`MIN_WINDOWS`), and
+    /// enough nodes in all. A node is written at ~2 bytes per node of input: below half the
     /// loader's threshold for threads (`LoadOptions::parallel_min`, in bytes), a thread costs
     /// more than it saves.
     pub(super) fn splits<'n>(&self, items: impl Iterator<Item = &'n Node> + Clone) -> bool {
         let (jobs, min) = self.par;
+        // No threshold at all (`parallel_min` 0, as the tests set it): two items are enough.
+        let fewest = match min {
+            0 => 2,
+            _ => jobs * WINDOW_PER_JOB * MIN_WINDOWS,
+        };
         jobs > 1
             && self.sink.is_some()
             && self.annotator.as_ref().is_none_or(|a| a.fork().is_some())
-            && items
-                .clone()
-                .nth(jobs * WINDOW_PER_JOB * MIN_WINDOWS - 1)
-                .is_some()
+            && items.clone().nth(fewest - 1).is_some()
             && holds(items, min / 2)
     }
 
