@@ -6,12 +6,12 @@
 //! segment whose first line is `@NAME` takes that name (the rest is its content), else it is
 //! named `in<N>.yaml`. The seed corpus in `fuzz/corpus/<target>/` is written this way.
 
-use strata::value::style::StyleSink;
 use strata::error::Error;
 use strata::frontend::{Input, Rendered, Settings};
 use strata::load::{LoadOptions, YamlVersion};
 use strata::merge::key_text;
 use strata::render::{self, Format};
+use strata::value::style::StyleSink;
 use strata::value::{Kind, Node, SourceMap};
 
 /// Files held in memory by path (`data/common.yaml`), for front-ends that find their own files;
@@ -154,7 +154,12 @@ pub fn settings(flags: Flags) -> Settings {
 /// then the rendered text in the chosen format, or the error message with its snippet. YAML is
 /// written keeping the inputs' spellings and comments, and must read back as the same data as
 /// the canonical writing (a kept spelling that a reader types otherwise is a finding).
-pub fn finish(result: Result<Rendered, Error>, sources: &SourceMap, flags: Flags, settings: &Settings) {
+pub fn finish(
+    result: Result<Rendered, Error>,
+    sources: &SourceMap,
+    flags: Flags,
+    settings: &Settings,
+) {
     let rendered = match result {
         Ok(r) => r,
         Err(e) => {
@@ -182,8 +187,26 @@ pub fn finish(result: Result<Rendered, Error>, sources: &SourceMap, flags: Flags
     };
     if flags.explain {
         if format == Format::Yaml {
+            // Written on one thread and with the root's entries on two: the same bytes.
             let mut out = Vec::new();
-            let _ = render::explain::write_yaml(&rendered, sources, None, book.as_ref(), &mut out);
+            let _ = render::explain::write_yaml(
+                &rendered,
+                sources,
+                None,
+                book.as_ref(),
+                (1, 0),
+                &mut out,
+            );
+            let mut split = Vec::new();
+            let _ = render::explain::write_yaml(
+                &rendered,
+                sources,
+                None,
+                book.as_ref(),
+                (2, 0),
+                &mut split,
+            );
+            assert!(out == split, "--explain on two threads differs");
         } else if let Err(e) = render::explain::render(&rendered, sources, format, None) {
             let _ = e.render(sources);
         }
@@ -201,8 +224,20 @@ pub fn finish(result: Result<Rendered, Error>, sources: &SourceMap, flags: Flags
                 let kept = String::from_utf8(kept).expect("UTF-8");
                 (kept, render::yaml::stream_to_string(&docs))
             } else {
+                let kept =
+                    render::yaml::to_string_styled(&rendered.doc, rendered.header, book.as_ref());
+                // The root's entries written on two threads: the same bytes.
+                let mut split = Vec::new();
+                let _ = render::yaml::write(
+                    &rendered.doc,
+                    rendered.header,
+                    book.as_ref(),
+                    (2, 0),
+                    &mut split,
+                );
+                assert!(kept.as_bytes() == split, "output on two threads differs");
                 (
-                    render::yaml::to_string_styled(&rendered.doc, rendered.header, book.as_ref()),
+                    kept,
                     render::yaml::to_string(&rendered.doc, rendered.header),
                 )
             };

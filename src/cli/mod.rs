@@ -245,7 +245,7 @@ struct Common {
     /// Largest input accepted, in bytes.
     #[arg(long, value_name = "BYTES")]
     max_input_size: Option<usize>,
-    /// Threads that parse the inputs [default: the cores available]; 1 = one after another.
+    /// Threads that read, parse and write [default: the cores available]; 1 = one after another.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
     /// YAML output without the inputs' comments and spellings: every value written afresh in
