@@ -168,27 +168,34 @@ impl Source {
     /// The 0-based line holding `offset`: the last line this thread asked for in this text or
     /// one of the few after it, else by binary search. Positions are mostly asked for in the
     /// order of the text (`--explain` writes one per value), so the next one is usually on
-    /// that line or a few after it; the hint is the thread's own, as threads that write parts
-    /// of one document each go through their own part of the text.
+    /// that line or a few after it. The hints are the thread's own (threads that write parts
+    /// of one document each go through their own part of the text), one for each of the last
+    /// few texts asked about (a merged value's comment names its layers' files in turn).
     fn line_of(&self, starts: &[u32], offset: u32) -> usize {
+        const TEXTS: usize = 4;
         thread_local! {
-            /// (the line starts asked about, by address; the line found).
-            static LAST: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+            /// (the line starts asked about, by address; the line found), latest first.
+            static LAST: Cell<[(usize, usize); TEXTS]> = const { Cell::new([(0, 0); TEXTS]) };
         }
         let on = |l: usize| {
             starts.get(l).is_some_and(|&s| s <= offset)
                 && starts.get(l + 1).is_none_or(|&next| offset < next)
         };
         let id = starts.as_ptr() as usize;
-        let (of, last) = LAST.with(Cell::get);
-        let last = if of == id { last } else { 0 };
+        let mut hints = LAST.with(Cell::get);
+        let slot = hints.iter().position(|&(of, _)| of == id);
+        let last = slot.map_or(0, |i| hints[i].1);
         let line = (last..last + 8).find(|&l| on(l)).unwrap_or_else(|| {
             match starts.binary_search(&offset) {
                 Ok(i) => i,
                 Err(i) => i.saturating_sub(1),
             }
         });
-        LAST.with(|c| c.set((id, line)));
+        // This text's hint goes first; the others keep their order.
+        let end = slot.unwrap_or(TEXTS - 1);
+        hints.copy_within(0..end, 1);
+        hints[0] = (id, line);
+        LAST.with(|c| c.set(hints));
         line
     }
 
