@@ -4,9 +4,9 @@
 //! Python's dict equality (`Key`): inserting an existing key replaces the value and keeps the
 //! first key object and its position, as Python does.
 
-use super::{hash_key, Key, KeyRef, Node};
+use super::{hash_key, Key, KeyRef, Kind, Node};
 use hashbrown::HashTable;
-use std::hash::Hasher;
+use std::hash::{Hash, Hasher};
 
 /// Maps with this many entries or more keep a hash index.
 const INDEX_FROM: usize = 9;
@@ -97,6 +97,28 @@ impl Map {
                 .map(|&i| i as usize),
             _ => self.entries.iter().position(|(k, _)| k.0.py_eq(key)),
         }
+    }
+
+    /// The value of a string key, found without building a key node (a key longer than an
+    /// inline string would be allocated for every lookup). Only a string key equals a string
+    /// under Python's `==`, so this is `get(&Key::str(key))`.
+    pub fn get_str(&self, key: &str) -> Option<&Node> {
+        let is = |k: &Key| matches!(&k.0.kind, Kind::Str(s) if s.as_str() == key);
+        let i = match &self.index {
+            Some(index) => {
+                // `hash_key` of a string node.
+                let mut h = rustc_hash::FxHasher::default();
+                h.write_u8(0);
+                key.hash(&mut h);
+                index
+                    .find(h.finish(), |&i| {
+                        self.entries.get(i as usize).is_some_and(|(k, _)| is(k))
+                    })
+                    .map(|&i| i as usize)
+            }
+            None => self.entries.iter().position(|(k, _)| is(k)),
+        }?;
+        self.entries.get(i).map(|(_, v)| v)
     }
 
     pub fn contains_key<Q: Lookup + ?Sized>(&self, key: &Q) -> bool {
@@ -286,6 +308,39 @@ mod tests {
 
     fn int(i: i64) -> Node {
         Node::new(Kind::Int(i), Span::NONE)
+    }
+
+    /// `get_str` finds what `get(&Key::str(..))` finds, in small and indexed maps, among keys
+    /// of every kind (a number, a timestamp spelled like the string, long and short strings).
+    #[test]
+    fn string_lookups_agree_with_key_lookups() {
+        for n in [3usize, INDEX_FROM - 1, INDEX_FROM, 50] {
+            let mut m = Map::new();
+            for i in 0..n {
+                let key = match i % 4 {
+                    0 => Key(int(i as i64)),
+                    1 => Key::str(&format!("k{i}")),
+                    2 => Key::str(&format!("a long key that is not inline {i}")),
+                    _ => Key(Node::new(
+                        Kind::Timestamp(format!("2001-01-0{}", i % 9).into()),
+                        Span::NONE,
+                    )),
+                };
+                m.insert(key, Node::str(format!("v{i}"), Span::NONE));
+            }
+            let probes = (0..n + 3).flat_map(|i| {
+                [
+                    format!("k{i}"),
+                    format!("a long key that is not inline {i}"),
+                    format!("2001-01-0{}", i % 9),
+                    i.to_string(),
+                ]
+            });
+            for p in probes {
+                let want = m.get(&Key::str(&p)).and_then(Node::as_str);
+                assert_eq!(m.get_str(&p).and_then(Node::as_str), want, "{n} {p}");
+            }
+        }
     }
 
     /// Small and indexed maps behave alike: Python equality (1 == 1.0 == True), first key

@@ -166,7 +166,7 @@ impl Node {
 
     /// Looks up a string key in a map value.
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.as_map()?.get(&Key::str(key))
+        self.as_map()?.get_str(key)
     }
 
     /// Takes the value out, leaving a null with the same span (for merging without clones).

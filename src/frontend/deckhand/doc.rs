@@ -30,7 +30,7 @@ pub use crate::value::py::py_truthy as truthy;
 
 /// `d.get(key)` on a mapping.
 pub fn get<'a>(map: Option<&'a Map>, key: &str) -> Option<&'a Node> {
-    map.and_then(|m| m.get(&Key::str(key)))
+    map.and_then(|m| m.get_str(key))
 }
 
 /// A value as text for messages: a string as it is, anything else as Python prints it.
