@@ -188,24 +188,19 @@ pub fn finish(
     if flags.explain {
         if format == Format::Yaml {
             // Written on one thread and with the root's entries on two: the same bytes.
-            let mut out = Vec::new();
-            let _ = render::explain::write_yaml(
-                &rendered,
-                sources,
-                None,
-                book.as_ref(),
-                (1, 0),
-                &mut out,
-            );
-            let mut split = Vec::new();
-            let _ = render::explain::write_yaml(
-                &rendered,
-                sources,
-                None,
-                book.as_ref(),
-                (2, 0),
-                &mut split,
-            );
+            let write = |par| {
+                let mut out = Vec::new();
+                let _ = render::explain::write_yaml(
+                    &rendered,
+                    sources,
+                    None,
+                    book.as_ref(),
+                    par,
+                    &mut out,
+                );
+                out
+            };
+            let (out, split) = (write((1, 0)), write((2, 0)));
             assert!(out == split, "--explain on two threads differs");
         } else if let Err(e) = render::explain::render(&rendered, sources, format, None) {
             let _ = e.render(sources);

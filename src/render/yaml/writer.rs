@@ -51,6 +51,17 @@ pub(super) struct Writer<'a> {
     pub(super) par: (usize, usize),
 }
 
+impl Sink<'_> {
+    /// Writes `bytes` (after the first error, drops them).
+    fn send(&mut self, bytes: &[u8]) {
+        if self.error.is_none() {
+            if let Err(e) = self.to.write_all(bytes) {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
 impl<'a> Writer<'a> {
     pub(super) fn new(
         annotator: Option<&'a mut dyn Annotator>,
@@ -86,11 +97,7 @@ impl<'a> Writer<'a> {
     /// Hands the lines gathered so far to the sink (after the first error, drops them).
     fn flush(&mut self) {
         if let Some(sink) = self.sink.as_mut() {
-            if sink.error.is_none() {
-                if let Err(e) = sink.to.write_all(self.out.as_bytes()) {
-                    sink.error = Some(e);
-                }
-            }
+            sink.send(self.out.as_bytes());
             self.out.clear();
         }
     }
@@ -104,11 +111,7 @@ impl<'a> Writer<'a> {
         }
         self.flush();
         if let Some(sink) = self.sink.as_mut() {
-            if sink.error.is_none() {
-                if let Err(e) = sink.to.write_all(text.as_bytes()) {
-                    sink.error = Some(e);
-                }
-            }
+            sink.send(text.as_bytes());
         }
     }
 
