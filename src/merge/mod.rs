@@ -8,6 +8,7 @@
 mod dict;
 mod fault;
 pub mod fold;
+mod gem;
 pub mod knockout;
 mod list;
 mod plus;
@@ -189,6 +190,7 @@ impl<'a> Engine<'a> {
                 Some(ctx) => ranked::RankedMerger::new(ctx, id).check(self, old, new),
                 None => Ok(()),
             },
+            MergerSpec::Gem(ref o) => gem::GemMerger { opts: o, spec }.check(self, old, new),
         }
     }
 
@@ -205,6 +207,7 @@ impl<'a> Engine<'a> {
                     old
                 }
             },
+            MergerSpec::Gem(ref o) => gem::GemMerger { opts: o, spec }.merge(self, old, new),
         }
     }
 

@@ -1,78 +1,13 @@
 //! Union by strict equality, the `ListMethod::Union` merge: the items of both lists in order,
 //! each kept at its first occurrence, so duplicates within either side go too (Ruby's
 //! `Array#|`, which Puppet's `unique` and the deep_merge gem's array merge use). Strict
-//! equality: scalars are equal only with the same type and value (`1`, `1.0` and `true` are
-//! three values), strings and timestamps by their text, lists item by item in order, mappings
-//! entry by entry regardless of order. Linear: items are found through a hash consistent with
-//! it, compared only within one bucket.
+//! equality is Ruby's `eql?` (`value::ruby`): `1`, `1.0` and `true` are three values, mappings
+//! compare regardless of order. Linear: items are found through a hash consistent with it,
+//! compared only within one bucket.
 
-use crate::value::{Kind, Node};
-use rustc_hash::{FxHashMap, FxHasher};
-use std::hash::{Hash, Hasher};
-
-/// A string's or a timestamp's text.
-fn text(n: &Node) -> Option<&str> {
-    match &n.kind {
-        Kind::Str(s) => Some(s),
-        Kind::Timestamp(t) => Some(t),
-        _ => None,
-    }
-}
-
-/// Strict equality (see the module's comment).
-pub fn strict_eq(a: &Node, b: &Node) -> bool {
-    match (&a.kind, &b.kind) {
-        (Kind::Map(x), Kind::Map(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| strict_eq(v, w)))
-        }
-        (Kind::List(x), Kind::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| strict_eq(p, q))
-        }
-        _ => match (text(a), text(b)) {
-            (Some(p), Some(q)) => p == q,
-            (None, None) => a == b,
-            _ => false,
-        },
-    }
-}
-
-/// A hash consistent with [`strict_eq`] (order-blind for mappings).
-pub fn strict_hash(n: &Node) -> u64 {
-    let mut h = FxHasher::default();
-    feed(n, &mut h);
-    h.finish()
-}
-
-fn feed(n: &Node, h: &mut FxHasher) {
-    match &n.kind {
-        Kind::Null => 0u8.hash(h),
-        Kind::Bool(b) => (1u8, *b).hash(h),
-        Kind::Int(i) => (2u8, *i).hash(h),
-        Kind::BigInt(s) => (3u8, &**s).hash(h),
-        Kind::Float(f) => (4u8, f.to_bits()).hash(h),
-        Kind::Str(_) | Kind::Timestamp(_) => (5u8, text(n).unwrap_or_default()).hash(h),
-        Kind::List(items) | Kind::Tuple(items) => {
-            (6u8, items.len()).hash(h);
-            for i in items {
-                feed(i, h);
-            }
-        }
-        Kind::Map(m) | Kind::Set(m) => {
-            // Entries combined with a commutative sum: key order does not matter.
-            let mut sum = 0u64;
-            for (k, v) in m.iter() {
-                let mut e = FxHasher::default();
-                feed(&k.0, &mut e);
-                feed(v, &mut e);
-                sum = sum.wrapping_add(e.finish());
-            }
-            (7u8, m.len(), sum).hash(h);
-        }
-        Kind::Bytes(b) => (8u8, &b[..]).hash(h),
-    }
-}
+use crate::value::ruby::{eql, eql_hash};
+use crate::value::Node;
+use rustc_hash::FxHashMap;
 
 /// The items in order, each kept at its first occurrence; `dropped(kept, item)` for each item
 /// dropped as a duplicate of `kept`.
@@ -83,8 +18,8 @@ pub fn union_with(
     let mut seen: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
     let mut out: Vec<Node> = Vec::new();
     for item in items {
-        let bucket = seen.entry(strict_hash(&item)).or_default();
-        if let Some(&i) = bucket.iter().find(|&&i| strict_eq(&out[i], &item)) {
+        let bucket = seen.entry(eql_hash(&item)).or_default();
+        if let Some(&i) = bucket.iter().find(|&&i| eql(&out[i], &item)) {
             dropped(&out[i], &item);
             continue;
         }
@@ -104,7 +39,7 @@ mod tests {
     use super::*;
     use crate::merge::{Engine, Outcome, Trace};
     use crate::strategy::{ListMethod, ListOpts, Merger, MergerSpec, Origin, RuleSet, Stack};
-    use crate::value::Span;
+    use crate::value::{Kind, Span};
 
     /// Integers, the `i`-th written at `base + i`.
     fn ints(values: &[i64], base: u32) -> Node {

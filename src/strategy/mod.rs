@@ -100,7 +100,7 @@ pub struct StrOpts {
 }
 
 /// One merger with its options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MergerSpec {
     Dict(DictOpts),
     List(ListOpts),
@@ -112,7 +112,33 @@ pub enum MergerSpec {
     /// `PathRules::strategy(id)` of the engine's `merge::ranked::RankCtx`, re-selected by path
     /// below; it handles values of every type.
     Ranked(ranked::RuleId),
+    /// The deep_merge gem's `deep_merge!(new, old)` (`merge::gem`): Ruby truthiness, arrays
+    /// united, knockouts, and the effects of Ruby's object identity; values of every type.
+    Gem(GemOpts),
 }
+
+/// The deep_merge gem's options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GemOpts {
+    pub knockout: Option<Knockout>,
+    pub sort_merged_arrays: bool,
+    pub merge_hash_arrays: bool,
+}
+
+/// A knockout prefix, and the regex `^prefix` Ruby builds from it (multi-line `^`).
+#[derive(Clone, Debug)]
+pub struct Knockout {
+    pub prefix: std::sync::Arc<str>,
+    pub re: regex::Regex,
+}
+
+impl PartialEq for Knockout {
+    fn eq(&self, other: &Knockout) -> bool {
+        self.prefix == other.prefix
+    }
+}
+
+impl Eq for Knockout {}
 
 impl MergerSpec {
     /// The Python type name (as cloud-init dispatches) this merger handles.
@@ -121,7 +147,7 @@ impl MergerSpec {
             MergerSpec::Dict(_) => "map",
             MergerSpec::List(_) => "list",
             MergerSpec::Str(_) => "str",
-            MergerSpec::Plus | MergerSpec::Ranked(_) => "any",
+            MergerSpec::Plus | MergerSpec::Ranked(_) | MergerSpec::Gem(_) => "any",
         }
     }
 
@@ -135,7 +161,7 @@ impl MergerSpec {
                 ListMethod::Whole | ListMethod::Replace | ListMethod::Union
             ),
             MergerSpec::Str(o) => o.method == StrMethod::Replace,
-            MergerSpec::Plus | MergerSpec::Ranked(_) => false,
+            MergerSpec::Plus | MergerSpec::Ranked(_) | MergerSpec::Gem(_) => false,
         }
     }
 }

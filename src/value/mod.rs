@@ -8,6 +8,7 @@ pub mod dpath;
 mod map;
 mod path;
 pub mod py;
+pub mod ruby;
 mod span;
 pub mod style;
 mod text;

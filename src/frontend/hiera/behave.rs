@@ -2,14 +2,15 @@
 //! (`first`, `{strategy: deep, knockout_prefix: '--'}`), which options each accepts, and the
 //! three hooks every lookup fold calls: `convert_value` for the first value found,
 //! `merge(memo, value)` with its type assertions, and `merge_single` when there was only one
-//! place to look. `deep` itself is in `deep.rs`.
+//! place to look. Each compiles to an engine spec: `unique` a `ListMethod::Union`, `hash` a one-level
+//! `DictMethod::Replace`, `deep` the deep_merge gem's merge (`MergerSpec::Gem`, `merge/gem.rs`).
 
-use super::deep::{Alias, Deep, DeepOpts};
 use super::ruby;
 use crate::merge::union::union;
 use crate::merge::{Engine, RuleRef, Trace};
 use crate::strategy::{
-    DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, RuleSet, Stack,
+    DictMethod, DictOpts, GemOpts, Knockout, ListMethod, ListOpts, Merger, MergerSpec, Origin,
+    RuleSet, Stack,
 };
 use crate::value::{Kind, Node, Span};
 use regex::Regex;
@@ -47,7 +48,7 @@ impl Name {
 #[derive(Clone, Debug)]
 pub struct Behaviour {
     pub name: Name,
-    pub deep: DeepOpts,
+    pub deep: GemOpts,
     /// The options as written, in order (for the explanation's `Options:` line).
     pub options: Vec<(String, Node)>,
     /// What chose it: `--merge`, a `lookup_options` entry, or the default.
@@ -59,7 +60,7 @@ impl Behaviour {
     pub fn first() -> Behaviour {
         Behaviour {
             name: Name::First,
-            deep: DeepOpts::default(),
+            deep: GemOpts::default(),
             options: Vec::new(),
             source: "default: first found".into(),
             origin: Origin::Default("Hiera's default merge behaviour (first)".into()),
@@ -86,7 +87,7 @@ impl Behaviour {
             .map(str::to_string)
             .unwrap_or_else(|| ruby::inspect(name_node));
         let name = Name::parse(&text).ok_or_else(|| format!("Unknown merge strategy: '{text}'"))?;
-        let mut deep = DeepOpts::default();
+        let mut deep = GemOpts::default();
         for (k, v) in &opts {
             let bad = || {
                 format!(
@@ -111,7 +112,10 @@ impl Behaviour {
                     let re = Regex::new(&format!("(?m)^(?:{p})")).map_err(|e| {
                         format!("knockout_prefix '{p}' is not a regular expression Ruby and strata can both read: {e}")
                     })?;
-                    deep.knockout = Some((p.to_string(), re));
+                    deep.knockout = Some(Knockout {
+                        prefix: p.into(),
+                        re,
+                    });
                 }
                 ("sort_merged_arrays" | "merge_hash_arrays" | "merge_debug", Kind::Bool(b)) => {
                     match k.as_str() {
@@ -188,8 +192,9 @@ impl Behaviour {
         trace: Option<&mut Trace>,
         rule: Option<RuleRef>,
     ) -> Result<Node, String> {
-        match self.name {
-            Name::First => Ok(memo),
+        // Each behaviour is one engine merge with the lower value as the old side.
+        let (spec, old, new, trace) = match self.name {
+            Name::First => return Ok(memo),
             Name::Unique => {
                 check_unique("The first element of the merge", &memo)?;
                 check_unique("The second element of the merge", &value)?;
@@ -201,67 +206,43 @@ impl Behaviour {
                     .first()
                     .or(value.first())
                     .map_or(Span::NONE, |n| n.span);
+                let spec = MergerSpec::List(ListOpts {
+                    method: ListMethod::Union,
+                    recurse_list: false,
+                    recurse_str: false,
+                    recurse_dict: false,
+                });
                 let (old, new) = (Node::list(memo, span), Node::list(value, span));
-                let rules = one_rule(
-                    MergerSpec::List(ListOpts {
-                        method: ListMethod::Union,
-                        recurse_list: false,
-                        recurse_str: false,
-                        recurse_dict: false,
-                    }),
-                    rule,
-                    &self.origin,
-                );
-                Engine::new(&rules, None)
-                    .merge_layer(old, new)
-                    .map_err(|(e, _)| e.message)
+                (spec, old, new, None)
             }
             Name::Hash => {
                 check_hash("The first element of the merge", &memo)?;
                 check_hash("The second element of the merge", &value)?;
                 // `value.merge(memo)`: lower keys first, higher values win — a one-level
-                // `Dict Replace` with the lower value as the old side.
-                let rules = one_rule(
-                    MergerSpec::Dict(DictOpts::new(DictMethod::Replace)),
-                    rule,
-                    &self.origin,
-                );
-                Engine::new(&rules, trace)
-                    .merge_layer(value, memo)
-                    .map_err(|(e, _)| e.message)
+                // `Dict Replace`.
+                let spec = MergerSpec::Dict(DictOpts::new(DictMethod::Replace));
+                (spec, value, memo, trace)
             }
-            Name::Deep => {
-                let mut d = Deep {
-                    opts: &self.deep,
-                    trace,
-                    rule,
-                    path: crate::value::Path::root(),
-                };
-                d.merge(memo, value, Alias::Distinct)
-            }
-        }
+            // `deep_merge!(memo, value)`: the gem merges the higher value into the lower.
+            Name::Deep => (MergerSpec::Gem(self.deep.clone()), value, memo, trace),
+        };
+        let rule = rule.unwrap_or_else(|| RuleRef {
+            text: self.name.as_str().into(),
+            origin: self.origin.clone(),
+        });
+        let rules = RuleSet::single(Stack {
+            mergers: vec![Merger {
+                spec,
+                text: rule.text,
+                origin: rule.origin,
+            }],
+            replace_unhandled: false,
+            by_new_type: false,
+        });
+        Engine::new(&rules, trace)
+            .merge_layer(old, new)
+            .map_err(|(e, _)| e.message)
     }
-}
-
-/// The rules of one engine merge: `spec` as `rule` names it (else by the behaviour's name).
-fn one_rule(spec: MergerSpec, rule: Option<RuleRef>, origin: &Origin) -> RuleSet {
-    let rule = rule.unwrap_or_else(|| RuleRef {
-        text: match spec {
-            MergerSpec::List(_) => "unique",
-            _ => "hash",
-        }
-        .into(),
-        origin: origin.clone(),
-    });
-    RuleSet::single(Stack {
-        mergers: vec![Merger {
-            spec,
-            text: rule.text,
-            origin: rule.origin,
-        }],
-        replace_unhandled: false,
-        by_new_type: false,
-    })
 }
 
 /// `e.is_a?(Array) ? e.flatten : [e]`

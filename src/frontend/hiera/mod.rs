@@ -9,7 +9,6 @@
 pub mod behave;
 pub mod config;
 pub mod data;
-pub mod deep;
 pub mod index;
 pub mod interp;
 pub mod locate;

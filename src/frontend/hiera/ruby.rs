@@ -1,86 +1,11 @@
-//! Ruby's view of data values, as Puppet's Hiera sees them: truthiness (`nil` and `false`),
-//! `eql?` (the engine's strict equality: `1`, `1.0` and `true` are distinct, hashes compare
-//! unordered; `Array#|` is the engine's `ListMethod::Union`), `<=>` for `sort!` (mixed types fail as Ruby does), the Puppet type names used in
-//! type-assertion messages, the string a value becomes when interpolated (`to_s`), and
-//! `convert_to` for the few Puppet types strata converts.
+//! Puppet's view of data values beyond Ruby's own (`value::ruby`, re-exported here: truthiness,
+//! `eql?`, `<=>`, `sort!`, class names): the Puppet type names used in type-assertion messages,
+//! the string a value becomes when interpolated (`to_s`), `inspect`, and `convert_to` for the
+//! few Puppet types strata converts.
 
 use crate::error::{Error, ErrorKind, Result};
+pub use crate::value::ruby::{class_name, compare, eql, sort, string, text, truthy};
 use crate::value::{Kind, Node, Span};
-use std::cmp::Ordering;
-
-/// Ruby truthiness: everything but `nil` and `false`.
-pub fn truthy(n: &Node) -> bool {
-    !matches!(n.kind, Kind::Null | Kind::Bool(false))
-}
-
-/// A string value's text (timestamps are kept as their text, as strings).
-pub fn text(n: &Node) -> Option<&str> {
-    match &n.kind {
-        Kind::Str(s) => Some(s),
-        Kind::Timestamp(t) => Some(t),
-        _ => None,
-    }
-}
-
-/// Ruby's `eql?`: the engine's strict equality (`merge::union`).
-pub use crate::merge::union::strict_eq as eql;
-
-/// Ruby's `<=>`; `None` where Ruby returns nil (the sort then fails).
-pub fn compare(a: &Node, b: &Node) -> Option<Ordering> {
-    use Kind::*;
-    match (&a.kind, &b.kind) {
-        (Int(x), Int(y)) => Some(x.cmp(y)),
-        (Int(x), Float(y)) => (*x as f64).partial_cmp(y),
-        (Float(x), Int(y)) => x.partial_cmp(&(*y as f64)),
-        (Float(x), Float(y)) => x.partial_cmp(y),
-        (List(x), List(y)) => {
-            for (p, q) in x.iter().zip(y.iter()) {
-                match compare(p, q)? {
-                    Ordering::Equal => {}
-                    o => return Some(o),
-                }
-            }
-            Some(x.len().cmp(&y.len()))
-        }
-        _ => match (text(a), text(b)) {
-            (Some(p), Some(q)) => Some(p.as_bytes().cmp(q.as_bytes())),
-            // Object#<=>: 0 when equal, else nil.
-            _ => (a == b || eql(a, b)).then_some(Ordering::Equal),
-        },
-    }
-}
-
-/// `sort!`: sorts, or says which two classes Ruby could not compare.
-pub fn sort(items: &mut [Node]) -> Result<(), String> {
-    let mut failed: Option<(String, String)> = None;
-    items.sort_by(|a, b| match compare(a, b) {
-        Some(o) => o,
-        None => {
-            if failed.is_none() {
-                failed = Some((class_name(a).into(), class_name(b).into()));
-            }
-            Ordering::Equal
-        }
-    });
-    match failed {
-        None => Ok(()),
-        Some((a, b)) => Err(format!("comparison of {a} with {b} failed")),
-    }
-}
-
-/// The Ruby class of a value (for Ruby's own messages).
-pub fn class_name(n: &Node) -> &'static str {
-    match &n.kind {
-        Kind::Null => "NilClass",
-        Kind::Bool(true) => "TrueClass",
-        Kind::Bool(false) => "FalseClass",
-        Kind::Int(_) | Kind::BigInt(_) => "Integer",
-        Kind::Float(_) => "Float",
-        Kind::Str(_) | Kind::Timestamp(_) | Kind::Bytes(_) => "String",
-        Kind::List(_) | Kind::Tuple(_) => "Array",
-        Kind::Map(_) | Kind::Set(_) => "Hash",
-    }
-}
 
 /// The Puppet type Puppet's type assertions name for a value (`got Struct`, `got Tuple`).
 pub fn puppet_type(n: &Node) -> &'static str {
@@ -178,11 +103,6 @@ pub fn quote(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// A string node at `span`.
-pub fn string(s: impl Into<String>, span: Span) -> Node {
-    Node::str(s.into(), span)
 }
 
 /// `convert_to`: `Array` (a hash becomes `[key, value]` pairs, a scalar a one-item array),

@@ -1,29 +1,21 @@
-//! Puppet's `deep` behaviour: `DeepMerge.deep_merge!(source = higher, dest = lower)` of the
-//! deep_merge gem (1.1.1) as Puppet 7 calls it (`preserve_unmergeables: false`), rule for
-//! rule, including its surprises: `nil` never overrides, a falsy lower value is replaced,
-//! arrays are `lower | higher`, knockouts (`--x` items, a bare `--`, `--x` strings) act on one
-//! pairwise merge, a hash over a non-hash makes the later keys merge with themselves, and a
-//! value new at a key is merged with its own shallow copy (so nested arrays lose knockout items
-//! or are emptied by a bare prefix, and sorted). Ruby's object identity is modelled by
-//! [`Alias`]. Every decision can be recorded as a trace step.
+//! The deep_merge gem's `deep_merge!(source = new, dest = old)` (1.1.1, as Puppet 7 calls it:
+//! `preserve_unmergeables: false`), the `MergerSpec::Gem` merge, rule for rule, including its
+//! surprises: `nil` never overrides, a falsy old value is replaced, arrays are `old | new`,
+//! knockouts (`--x` items, a bare `--`, `--x` strings) act on one pairwise merge, a hash over a
+//! non-hash makes the later keys merge with themselves, and a value new at a key is merged with
+//! its own shallow copy (so nested arrays lose knockout items or are emptied by a bare prefix,
+//! and sorted). Ruby's object identity is modelled by [`Alias`]; values mean what they mean to
+//! Ruby (`value::ruby`). Every decision is recorded through the engine.
 
-use super::ruby::{self, truthy};
-use crate::merge::{Outcome, Prior, RuleRef, Step, Trace};
-use crate::value::{Key, Kind, Map, Node, Path};
-use regex::Regex;
-
-/// The deep strategy's options.
-#[derive(Clone, Debug, Default)]
-pub struct DeepOpts {
-    /// `knockout_prefix` and the regex `^prefix` Ruby builds from it (multi-line `^`).
-    pub knockout: Option<(String, Regex)>,
-    pub sort_merged_arrays: bool,
-    pub merge_hash_arrays: bool,
-}
+use super::{Engine, MergeError, Merger};
+use crate::merge::Outcome;
+use crate::strategy::{GemOpts, Merger as Spec};
+use crate::value::ruby::{self, truthy};
+use crate::value::{Key, Kind, Map, Node};
 
 /// How the two sides of a merge relate as Ruby objects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Alias {
+enum Alias {
     /// Different objects all the way down (`deep_clone` of the lower value).
     Distinct,
     /// `value.dup`: different containers holding the same children.
@@ -41,39 +33,65 @@ impl Alias {
     }
 }
 
-/// One deep merge run: options, and the trace it records into.
-pub struct Deep<'a> {
-    pub opts: &'a DeepOpts,
-    pub trace: Option<&'a mut Trace>,
-    pub rule: Option<RuleRef>,
-    pub path: Path,
+pub(super) struct GemMerger<'s> {
+    pub opts: &'s GemOpts,
+    pub spec: &'s Spec,
+}
+
+impl Merger for GemMerger<'_> {
+    fn check(&self, eng: &mut Engine<'_>, old: &Node, new: &Node) -> Result<(), MergeError> {
+        // The one failure is `sort!` over items Ruby cannot compare: found by merging copies.
+        if !self.opts.sort_merged_arrays {
+            return Ok(());
+        }
+        let mut run = Run {
+            opts: self.opts,
+            spec: self.spec,
+            eng: None,
+        };
+        match run.merge(new.clone(), old.clone(), Alias::Distinct) {
+            Ok(_) => Ok(()),
+            Err(message) => Err(eng.error(message, new.span)),
+        }
+    }
+
+    fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
+        let span = old.span;
+        let mut run = Run {
+            opts: self.opts,
+            spec: self.spec,
+            eng: Some(eng),
+        };
+        // `check` has run the same merge: it cannot fail here.
+        run.merge(new, old, Alias::Distinct)
+            .unwrap_or_else(|_| Node::null(span))
+    }
+}
+
+/// One merge: the options, and the engine it records into (none while checking).
+struct Run<'r, 'e, 'a> {
+    opts: &'r GemOpts,
+    spec: &'r Spec,
+    eng: Option<&'e mut Engine<'a>>,
 }
 
 type R = Result<Node, String>;
 
-impl Deep<'_> {
+impl Run<'_, '_, '_> {
     fn record(&mut self, outcome: Outcome, value: &Node, overrode: &[&Node]) {
-        if let Some(t) = self.trace.as_deref_mut() {
-            t.push(Step {
-                layer: t.layer,
-                path: self.path.clone(),
-                outcome,
-                rule: self.rule.clone(),
-                value: value.span,
-                overrode: overrode.iter().map(|n| Prior::of(n)).collect(),
-                others: Vec::new(),
-            });
+        if let Some(eng) = self.eng.as_deref_mut() {
+            eng.record(outcome, Some(self.spec), value.span, overrode, &[]);
         }
     }
 
     fn strip<'s>(&self, s: &'s str) -> Option<std::borrow::Cow<'s, str>> {
-        let (_, re) = self.opts.knockout.as_ref()?;
-        let out = re.replace_all(s, "");
+        let ko = self.opts.knockout.as_ref()?;
+        let out = ko.re.replace_all(s, "");
         (out != s).then_some(out)
     }
 
     /// `deep_merge!(source, dest)`; with `Alias::Same`, `dest` is ignored (it is `source`).
-    pub fn merge(&mut self, source: Node, dest: Node, alias: Alias) -> R {
+    fn merge(&mut self, source: Node, dest: Node, alias: Alias) -> R {
         let dest = if alias == Alias::Same {
             source.clone()
         } else {
@@ -150,9 +168,13 @@ impl Deep<'_> {
     }
 
     fn at(&mut self, k: &Key, f: impl FnOnce(&mut Self) -> R) -> R {
-        self.path.push_key(&crate::merge::key_cow(&k.0));
+        if let Some(eng) = self.eng.as_deref_mut() {
+            eng.push_key(k);
+        }
         let r = f(self);
-        self.path.pop();
+        if let Some(eng) = self.eng.as_deref_mut() {
+            eng.pop();
+        }
         r
     }
 
@@ -163,7 +185,8 @@ impl Deep<'_> {
         };
         let mut src: Vec<Node> = src.into_iter().collect();
         let mut dest = dest;
-        if let Some((prefix, _)) = &self.opts.knockout {
+        if let Some(ko) = &self.opts.knockout {
+            let prefix = &*ko.prefix;
             if src.iter().any(|n| ruby::text(n) == Some(prefix)) {
                 // A bare prefix: dest is cleared (`clear_or_nil`), the prefix dropped.
                 self.record(Outcome::Deleted, &dest, &[&dest]);
@@ -225,9 +248,13 @@ impl Deep<'_> {
             let mut src_iter = src.into_iter();
             for (i, d) in merged.into_iter().enumerate() {
                 let s = src_iter.next().unwrap_or_else(|| Node::empty_map(d.span));
-                self.path.push_index(i);
+                if let Some(eng) = self.eng.as_deref_mut() {
+                    eng.push_index(i);
+                }
                 let item = self.merge(s, d, alias.child());
-                self.path.pop();
+                if let Some(eng) = self.eng.as_deref_mut() {
+                    eng.pop();
+                }
                 list.push(item?);
             }
             list.extend(src_iter);
@@ -235,7 +262,7 @@ impl Deep<'_> {
         } else {
             let fresh = alias == Alias::Distinct;
             let before = merged.len();
-            merged = crate::merge::union::union(merged.into_iter().chain(src));
+            merged = super::union::union(merged.into_iter().chain(src));
             if fresh {
                 for item in merged.iter().skip(before) {
                     self.record(Outcome::Appended, item, &[]);
@@ -292,10 +319,10 @@ impl Deep<'_> {
                     None => source,
                 }
             }
-            (Some((_, re)), Kind::List(items)) => {
+            (Some(ko), Kind::List(items)) => {
                 let kept: Vec<Node> = items
                     .iter()
-                    .filter(|n| ruby::text(n).is_none_or(|t| !re.is_match(t)))
+                    .filter(|n| ruby::text(n).is_none_or(|t| !ko.re.is_match(t)))
                     .cloned()
                     .collect();
                 Node::list(kept, source.span)
@@ -306,5 +333,92 @@ impl Deep<'_> {
             self.record(Outcome::Replaced, &out, &[&dest]);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::merge::Engine;
+    use crate::strategy::{GemOpts, Knockout, Merger, MergerSpec, Origin, RuleSet, Stack};
+    use crate::value::{Key, Kind, Map, Node, Span};
+
+    fn s(text: &str) -> Node {
+        Node::str(text, Span::NONE)
+    }
+
+    fn list(items: Vec<Node>) -> Node {
+        Node::list(items, Span::NONE)
+    }
+
+    fn map(entries: Vec<(&str, Node)>) -> Node {
+        let mut m = Map::new();
+        for (k, v) in entries {
+            m.insert(Key::str(k), v);
+        }
+        Node::new(Kind::Map(Box::new(m)), Span::NONE)
+    }
+
+    fn rules(opts: GemOpts) -> RuleSet {
+        RuleSet::single(Stack {
+            mergers: vec![Merger {
+                spec: MergerSpec::Gem(opts),
+                text: "deep".into(),
+                origin: Origin::Default("test".into()),
+            }],
+            replace_unhandled: false,
+            by_new_type: false,
+        })
+    }
+
+    #[test]
+    fn gem_merge_keeps_ruby_truthiness_unions_arrays_and_knocks_out() {
+        let opts = GemOpts {
+            knockout: Some(Knockout {
+                prefix: "--".into(),
+                re: regex::Regex::new("(?m)^(?:--)").expect("a regex"),
+            }),
+            ..GemOpts::default()
+        };
+        let old = map(vec![
+            ("a", list(vec![s("p"), s("q")])),
+            ("b", Node::new(Kind::Bool(false), Span::NONE)),
+            ("c", s("x")),
+            ("e", s("old")),
+        ]);
+        let new = map(vec![
+            ("a", list(vec![s("--p"), s("r"), s("q")])),
+            ("b", map(vec![("k", s("v"))])),
+            ("c", Node::null(Span::NONE)),
+            ("e", s("--gone")),
+        ]);
+        let merged = Engine::new(&rules(opts), None)
+            .merge_layer(old, new)
+            .unwrap_or_else(|(e, _)| panic!("merges: {}", e.message));
+        let want = map(vec![
+            ("a", list(vec![s("q"), s("r")])),
+            ("b", map(vec![("k", s("v"))])),
+            ("c", s("x")),
+            ("e", s("")),
+        ]);
+        assert_eq!(merged, want);
+    }
+
+    #[test]
+    fn a_sort_ruby_cannot_do_fails_before_anything_changes() {
+        let opts = GemOpts {
+            sort_merged_arrays: true,
+            ..GemOpts::default()
+        };
+        let old = map(vec![("a", list(vec![s("b")]))]);
+        let new = map(vec![("a", list(vec![Node::new(Kind::Int(1), Span::NONE)]))]);
+        let (err, kept) = Engine::new(&rules(opts), None)
+            .merge_layer(old.clone(), new)
+            .expect_err("String and Integer do not compare");
+        assert!(
+            err.message.starts_with("comparison of ") && err.message.ends_with(" failed"),
+            "{}",
+            err.message
+        );
+        assert_eq!(kept, old);
     }
 }
