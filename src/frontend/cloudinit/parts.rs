@@ -93,6 +93,30 @@ struct Leaf {
     /// lines (a MIME part without transfer encoding: 0; an archive entry's literal block:
     /// the block's indentation): its positions are then the file's own.
     within: Option<(String, usize, usize)>,
+    /// The body is this source's whole text (a file that is one part), not copied into `body`.
+    whole: Option<SourceId>,
+}
+
+/// A leaf's text: its own, or a source's whole text.
+enum Text {
+    Own(String),
+    Source(SourceId),
+}
+
+impl Text {
+    fn as_str<'s>(&'s self, sources: &'s SourceMap) -> &'s str {
+        match self {
+            Text::Own(t) => t,
+            Text::Source(id) => sources.text(*id),
+        }
+    }
+
+    fn into_string(self, sources: &SourceMap) -> String {
+        match self {
+            Text::Own(t) => t,
+            Text::Source(id) => sources.text(id).to_string(),
+        }
+    }
 }
 
 /// Expands every input into cloud-config parts, in order.
@@ -131,14 +155,14 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
     if !mime::is_mime(&bytes) {
         let text = text_of(bytes, &name, sources)?;
         let id = sources.add(name.clone(), text);
-        let body = sources.text(id).as_bytes().to_vec();
         return Ok(vec![Leaf {
             label: name,
             content_type: "text/x-not-multipart".into(),
             headers: Vec::new(),
-            body,
+            body: Vec::new(),
             at: file_span(id),
             within: None,
+            whole: Some(id),
         }]);
     }
     let text = text_of(bytes, &name, sources)?;
@@ -184,6 +208,7 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
                 body: p.body,
                 at: Span::new(id, p.offset, p.offset + 1),
                 within,
+                whole: None,
             }
         })
         .collect())
@@ -246,15 +271,18 @@ fn process_leaf(
         }
         declared = "text/plain".into();
     }
-    let text = match String::from_utf8(std::mem::take(&mut leaf.body)) {
-        Ok(t) => t,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    let text = match leaf.whole {
+        Some(id) => Text::Source(id),
+        None => Text::Own(match String::from_utf8(std::mem::take(&mut leaf.body)) {
+            Ok(t) => t,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }),
     };
     let detected = if matches!(
         declared.as_str(),
         "text/plain" | "text/x-not-multipart" | "text/x-shellscript"
     ) {
-        type_from_starts_with(&text)
+        type_from_starts_with(text.as_str(sources))
             .map(str::to_string)
             .unwrap_or(declared)
     } else {
@@ -266,7 +294,7 @@ fn process_leaf(
 fn route(
     leaf: Leaf,
     ctype: String,
-    text: String,
+    text: Text,
     sources: &mut SourceMap,
     settings: &Settings,
     warnings: &mut Vec<Warning>,
@@ -279,9 +307,12 @@ fn route(
             } else {
                 PartKind::JsonPatch
             };
-            let source = match leaf.within {
-                Some((file, before, indent)) => sources.add_within(file, text, (before, indent)),
-                None => sources.add(leaf.label, text),
+            let source = match (text, leaf.within) {
+                (Text::Source(id), _) => id,
+                (Text::Own(text), Some((file, before, indent))) => {
+                    sources.add_within(file, text, (before, indent))
+                }
+                (Text::Own(text), None) => sources.add(leaf.label, text),
             };
             out.push(Part {
                 kind,
@@ -290,11 +321,13 @@ fn route(
             });
         }
         "text/cloud-config-archive" => {
+            let text = text.into_string(sources);
             explode_archive(leaf, text, sources, settings, warnings, out)?
         }
         "text/jinja2" => {
             // cloud-init renders the template with instance data, then re-types the result.
             let body = text
+                .as_str(sources)
                 .split_once('\n')
                 .map(|(_, rest)| rest)
                 .unwrap_or("")
@@ -490,11 +523,18 @@ fn explode_archive(
             body: Vec::new(),
             at: entry.span,
             within,
+            whole: None,
         };
         match ctype.as_str() {
-            "text/cloud-config" | "text/cloud-config-jsonp" | "text/jinja2" => {
-                route(entry_leaf, ctype, content, sources, settings, warnings, out)?
-            }
+            "text/cloud-config" | "text/cloud-config-jsonp" | "text/jinja2" => route(
+                entry_leaf,
+                ctype,
+                Text::Own(content),
+                sources,
+                settings,
+                warnings,
+                out,
+            )?,
             other => skip(
                 warnings,
                 &entry_leaf,
