@@ -47,6 +47,7 @@ pub fn render(
             PartKind::CloudConfig => {
                 let (doc, loader_warnings) =
                     loaded.unwrap_or_else(|| load_part(part, sources, settings));
+                crate::frontend::built_from(part.source, sources, settings);
                 warnings.extend(loader_warnings);
                 merge_part(part, doc, old, &mut warnings, trace.as_mut())
             }

@@ -138,6 +138,7 @@ pub fn collect(
 fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<Vec<Leaf>> {
     check_size(&input, settings)?;
     let name = input.name;
+    let reload = input.reload;
     if input.bytes.is_empty() {
         return Err(Error::new(ErrorKind::Parse, format!("{name} is empty"))
             .in_file(&name)
@@ -154,7 +155,9 @@ fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<
     };
     if !mime::is_mime(&bytes) {
         let text = text_of(bytes, &name, sources)?;
-        let id = sources.add(name.clone(), text);
+        // Its values can be built and the text released: a message reads the file again.
+        let reload = reload.filter(|_| !gzipped);
+        let id = sources.add_reloadable(name.clone(), text, reload);
         return Ok(vec![Leaf {
             label: name,
             content_type: "text/x-not-multipart".into(),
