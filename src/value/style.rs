@@ -17,9 +17,18 @@ pub enum Form {
     Inline,
     /// A literal or folded block scalar: header, then lines to indent afresh.
     Block,
+    /// A literal block scalar (`|`, `|-`, `|+`) whose lines are its value's own
+    /// ([`literal_lines`]): header, then those lines, not kept twice.
+    Literal,
     /// A plain or quoted scalar over several lines: the first line after the key, then the
     /// others (without their indentation: it means nothing inside such a scalar).
     Lines,
+}
+
+/// The lines a literal block scalar with this value shows after its header: the value without
+/// its final line break, split at line breaks.
+pub fn literal_lines(value: &str) -> std::str::Split<'_, char> {
+    value.strip_suffix('\n').unwrap_or(value).split('\n')
 }
 
 /// A scalar or flow collection whose source text is not what the writer would write.

@@ -153,13 +153,23 @@ impl Gen {
                 self.after();
             }
             5 => {
-                let header = ["|", "|-", ">", ">-"][self.rng.below(4)];
+                let header = ["|", "|-", ">", ">-", "|+"][self.rng.below(5)];
                 self.out.push(' ');
                 self.out.push_str(header);
                 self.after();
-                for line in ["first line", "  second, indented", "third"] {
-                    self.pad(indent + 2);
+                // Sometimes a blank line inside (and, kept by `|+`, one at the end).
+                let blank = self.rng.chance(30);
+                for line in ["first line", "", "  second, indented", "third"] {
+                    if line.is_empty() && !blank {
+                        continue;
+                    }
+                    if !line.is_empty() {
+                        self.pad(indent + 2);
+                    }
                     self.out.push_str(line);
+                    self.out.push('\n');
+                }
+                if header == "|+" && blank {
                     self.out.push('\n');
                 }
             }

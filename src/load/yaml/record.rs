@@ -8,7 +8,7 @@
 use crate::load::canon::{float_text, plain_ok, printable};
 use crate::load::resolve::is_ambiguous;
 use crate::load::resolve::{is_timestamp, resolve_plain, YamlVersion};
-use crate::value::style::{Form, Spelling, Styles, Trivia};
+use crate::value::style::{literal_lines, Form, Spelling, Styles, Trivia};
 use crate::value::{Kind, Node, SourceId, Span};
 
 /// An open collection, as far as spellings care.
@@ -175,17 +175,26 @@ impl<'a> Recorder<'a> {
             .iter()
             .find(|l| l.bytes().any(|b| b != b' '))
             .map_or(0, |l| l.bytes().take_while(|&b| b == b' ').count());
-        let lines = raw
-            .iter()
-            .map(|l| match l.get(indent..) {
-                Some(body) if l.as_bytes()[..indent].iter().all(|&b| b == b' ') => body.into(),
-                _ => "".into(),
-            })
-            .collect();
+        // A literal block whose lines are its value's (nearly all) is not kept line by line.
+        let literal = match &node.kind {
+            Kind::Str(v) if indicators.starts_with('|') => raw
+                .iter()
+                .map(|l| block_body(l, indent))
+                .eq(literal_lines(v)),
+            _ => false,
+        };
+        let (form, lines) = if literal {
+            (Form::Literal, Vec::new())
+        } else {
+            (
+                Form::Block,
+                raw.iter().map(|l| block_body(l, indent).into()).collect(),
+            )
+        };
         self.spellings.push(Spelling {
             at: self.abs(start),
             value: node.clone(),
-            form: Form::Block,
+            form,
             text: indicators.into(),
             lines,
             comment,
@@ -421,5 +430,13 @@ fn spaced(comment: &str) -> Box<str> {
         comment.into()
     } else {
         format!(" {comment}").into()
+    }
+}
+
+/// A block scalar's line without the block's indentation (a line with less is blank).
+fn block_body(line: &str, indent: usize) -> &str {
+    match line.get(indent..) {
+        Some(body) if line.as_bytes()[..indent].iter().all(|&b| b == b' ') => body,
+        _ => "",
     }
 }

@@ -5,7 +5,7 @@
 
 use super::super::block::block_tag;
 use super::Writer;
-use crate::value::style::{Form, Spelling};
+use crate::value::style::{literal_lines, Form, Spelling};
 use crate::value::Node;
 
 impl<'a> Writer<'a> {
@@ -100,19 +100,31 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// One line of a block scalar kept as written: indented afresh, a blank line empty.
+    fn block_line(&mut self, line: &str, indent: usize) {
+        if !line.is_empty() {
+            self.indent(indent);
+            self.out.push_str(line);
+        }
+        self.out.push('\n');
+    }
+
     /// `v` written as it was spelled (a block, several lines, one line) after `sep`, when it
     /// has a spelling to keep; `false` when the writer writes it afresh.
     pub(super) fn spelled_scalar(&mut self, v: &Node, block_indent: usize, sep: &str) -> bool {
-        if let Some(s) = self.spelled(v, Form::Block).filter(|_| block_indent > 0) {
+        let block = self
+            .spelled(v, Form::Block)
+            .or_else(|| self.spelled(v, Form::Literal));
+        if let Some(s) = block.filter(|_| block_indent > 0) {
             self.out.push_str(sep);
             self.out.push_str(&s.text);
             self.newline_spelled(v, s.comment.as_deref());
-            for line in &s.lines {
-                if !line.is_empty() {
-                    self.indent(block_indent);
-                    self.out.push_str(line);
-                }
-                self.out.push('\n');
+            match v.as_str().filter(|_| s.form == Form::Literal) {
+                Some(text) => literal_lines(text).for_each(|l| self.block_line(l, block_indent)),
+                None => s
+                    .lines
+                    .iter()
+                    .for_each(|l| self.block_line(l, block_indent)),
             }
             return true;
         }
