@@ -9,11 +9,12 @@ mod gen;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
+use strata::frontend::cloudinit::how;
 use strata::frontend::{self, Input, Settings};
 use strata::load::{yaml, LoadOptions};
 use strata::merge::Engine;
 use strata::render;
-use strata::strategy::{how, Origin, RuleSet, Stack};
+use strata::strategy::{Origin, RuleSet, Stack};
 use strata::value::{Node, SourceMap, Span};
 
 fn load_all(files: &[gen::File]) -> Vec<Node> {

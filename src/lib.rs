@@ -8,7 +8,7 @@
 //! bytes ─ load::{yaml,json,mime} ─▶ value::Node trees; every node carries a Span
 //!           └─ without --explain a file's text is then released (re-read for a message)
 //! documents ─ frontend::<system> ─▶ ordered layers + strategy::RuleSet (behaviour-named
-//!           specs: Dict, List, Str, Plus, Ranked — what each system compiles to)
+//!           specs: Dict, List, Str, Plus, Ranked, Gem — what each system compiles to)
 //! layers ─ merge::Engine (one Merger per spec, dispatch on the old or the new value's type)
 //!           ─▶ merged Node; with --explain a merge::Trace of Steps; PyFault / Notice for the
 //!           front-end to word in its system's terms

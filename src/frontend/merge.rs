@@ -4,9 +4,10 @@
 
 use super::{parse_inputs, Input, Rendered, Settings};
 use crate::error::{Error, ErrorKind, Result};
+use crate::frontend::cloudinit::how;
 use crate::load::{self, yaml};
 use crate::merge::{Engine, Trace};
-use crate::strategy::{how, Origin, RuleSet, Stack};
+use crate::strategy::{Origin, RuleSet, Stack};
 use crate::value::{Node, SourceMap, Span};
 
 /// Loads every input (each YAML document is a layer) and merges the layers in order.

@@ -3,7 +3,6 @@
 //! plus where each was written, and `RuleSet`s that pick a stack by document path. Plain data:
 //! the engine in `merge` acts on it. docs/ARCHITECTURE.md shows what each system compiles to.
 
-pub mod how;
 pub mod ranked;
 pub mod selector;
 

@@ -1,6 +1,7 @@
 //! `#cloud-config-jsonp` parts: an RFC 6902 JSON Patch applied to the accumulated config, as
 //! cloud-init does with the `jsonpatch` library (no merger logic; any failure drops the part).
 
+use super::how::Failure;
 use super::{Drop, PartResult};
 use crate::error::{Error, ErrorKind, Warning};
 use crate::frontend::cloudinit::parts::Part;
@@ -8,7 +9,6 @@ use crate::frontend::{file_span, Settings};
 use crate::load::json;
 use crate::load::yaml::tree_depth;
 use crate::merge::{Outcome, Step, Trace};
-use crate::strategy::how::Failure;
 use crate::value::{Key, Kind, Node, Path, Seg, SourceMap, Span};
 
 pub fn apply(

@@ -3,6 +3,7 @@
 //! `Merge-Type` / `X-Merge-Type` header, and merged into the accumulated config; a part that
 //! cloud-init would reject or skip leaves the config untouched and gets a warning.
 
+pub mod how;
 mod jsonp;
 pub mod parts;
 
@@ -10,9 +11,9 @@ use super::{file_span, Input, Rendered, Settings};
 use crate::error::{ErrorKind, Result, Warning};
 use crate::load::yaml;
 use crate::merge::{Engine, Outcome, Step, Trace};
-use crate::strategy::how::{self, Failure, HowError};
 use crate::strategy::{Origin, RuleSet, Stack};
 use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
+use how::{Failure, HowError};
 use parts::{Part, PartKind};
 
 /// Renders user-data inputs into one cloud-config.

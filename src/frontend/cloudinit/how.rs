@@ -2,7 +2,7 @@
 //! `merge_how` strings, `Merge-Type` headers and `--how`) and the dict/list form, with exactly
 //! cloud-init's normalisation, option precedence and failure classes.
 
-use super::{
+use crate::strategy::{
     DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, Origin, Stack, StrMethod,
     StrOpts,
 };
