@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use strata::load::yaml;
-use strata::strategy::how;
+use strata::frontend::cloudinit::how;
 use strata::strategy::Origin;
 use strata::value::{SourceMap, Span};
 use strata_fuzz::load_options;
