@@ -7,8 +7,9 @@
 //! Everything is kept as owned text, keyed by offsets in the run's shared offset space, so a
 //! source's text can still be released once its values are built (docs/PERF.md, "Memory").
 
-use super::{Node, SourceId};
+use super::{Node, SourceId, Str, Thin};
 use std::sync::{Arc, Mutex};
+use thin_vec::ThinVec;
 
 /// How a recorded spelling is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,14 +40,17 @@ pub struct Spelling {
     /// The value as it was loaded: the spelling is used only while the node still equals it.
     pub value: Node,
     pub form: Form,
-    /// `Inline`: the text. `Block`: the header (`|`, `>-`, ...) without its comment. `Lines`:
-    /// the first line.
-    pub text: Box<str>,
-    /// `Block`, `Lines`: the other lines without their indentation (blank lines empty); for
-    /// `Block`, the header line's comment with the spaces before it.
-    pub lines: Vec<Box<str>>,
-    pub comment: Option<Box<str>>,
+    /// `Inline`: the text. `Block`, `Literal`: the header (`|`, `>-`, ...) without its
+    /// comment. `Lines`: the first line.
+    pub text: Str,
+    /// `Block`, `Lines`: the other lines without their indentation (blank lines empty).
+    pub lines: ThinVec<Str>,
+    /// `Block`, `Literal`: the header line's comment with the spaces before it.
+    pub comment: Option<Thin>,
 }
+
+// W1 records ~130 000 spellings: short texts inline, no vector for a one-line spelling.
+const _: () = assert!(std::mem::size_of::<Spelling>() == 64);
 
 /// Comments and blank lines between two tokens.
 #[derive(Clone, Debug, Default)]
@@ -123,7 +127,7 @@ impl StyleSink {
 }
 
 /// Puts `items` in the order of `key`, equal keys in their order, in place: a stable sort
-/// that moves each item once and needs no second buffer of items (a spelling is ~90 bytes, and
+/// that moves each item once and needs no second buffer of items (a spelling is 64 bytes, and
 /// a run records hundreds of thousands).
 fn sort_by_offset<T>(items: &mut [T], key: impl Fn(&T) -> u32) {
     if items.is_sorted_by_key(&key) {

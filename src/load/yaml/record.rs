@@ -9,7 +9,8 @@ use crate::load::canon::{float_text, plain_ok, printable};
 use crate::load::resolve::is_ambiguous;
 use crate::load::resolve::{is_timestamp, resolve_plain, YamlVersion};
 use crate::value::style::{literal_lines, Form, Spelling, Styles, Trivia};
-use crate::value::{Kind, Node, SourceId, Span};
+use crate::value::{Kind, Node, SourceId, Span, Thin};
+use thin_vec::ThinVec;
 
 /// An open collection, as far as spellings care.
 #[derive(Clone, Copy)]
@@ -139,7 +140,7 @@ impl<'a> Recorder<'a> {
             value: node.clone(),
             form: Form::Inline,
             text: slice.into(),
-            lines: Vec::new(),
+            lines: ThinVec::new(),
             comment: None,
         });
     }
@@ -166,7 +167,7 @@ impl<'a> Recorder<'a> {
         let comment = after
             .trim_start()
             .starts_with('#')
-            .then(|| spaced(after.trim_end()));
+            .then(|| spaced::<Thin>(after.trim_end()));
         let mut raw: Vec<&str> = rest.split('\n').map(|l| l.trim_end_matches('\r')).collect();
         if raw.last() == Some(&"") {
             raw.pop();
@@ -184,7 +185,7 @@ impl<'a> Recorder<'a> {
             _ => false,
         };
         let (form, lines) = if literal {
-            (Form::Literal, Vec::new())
+            (Form::Literal, ThinVec::new())
         } else {
             (
                 Form::Block,
@@ -310,7 +311,7 @@ impl<'a> Recorder<'a> {
             // The rest of the line the token before ends.
             let rest = pieces.next().unwrap_or("");
             if rest.trim_start().starts_with('#') {
-                trailing = Some(spaced(rest.trim_end()));
+                trailing = Some(spaced::<Box<str>>(rest.trim_end()));
             }
         }
         // The whole lines: every piece but the last (the next token's indentation).
@@ -425,11 +426,11 @@ pub(super) fn comments_above(text: &str, line: usize) -> usize {
 
 /// A comment after a token, with a space before its `#` (PyYAML also reads `[a]#note` as a
 /// comment; written after `key:` it would not be one).
-fn spaced(comment: &str) -> Box<str> {
+fn spaced<T: for<'s> From<&'s str>>(comment: &str) -> T {
     if comment.starts_with([' ', '\t']) {
-        comment.into()
+        T::from(comment)
     } else {
-        format!(" {comment}").into()
+        T::from(&*format!(" {comment}"))
     }
 }
 
