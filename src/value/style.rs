@@ -16,6 +16,9 @@ use thin_vec::ThinVec;
 pub enum Form {
     /// One line, written as it is: plain, quoted, or a flow collection.
     Inline,
+    /// A quoted string whose text is its value between two quotes (no escape, no doubled
+    /// quote: most quoted strings): only the quote is kept, the value is written between two.
+    Quoted,
     /// A literal or folded block scalar: header, then lines to indent afresh.
     Block,
     /// A literal block scalar (`|`, `|-`, `|+`) whose lines are its value's own
@@ -51,6 +54,17 @@ pub struct Spelling {
 
 // W1 records ~130 000 spellings: short texts inline, no vector for a one-line spelling.
 const _: () = assert!(std::mem::size_of::<Spelling>() == 64);
+
+impl Spelling {
+    /// Writes a one-line spelling (`Inline` or `Quoted`) of `node`, which equals its value.
+    pub fn write_inline(&self, node: &Node, out: &mut String) {
+        out.push_str(&self.text);
+        if let (Form::Quoted, Some(value)) = (self.form, node.as_str()) {
+            out.push_str(value);
+            out.push_str(&self.text);
+        }
+    }
+}
 
 /// Comments and blank lines between two tokens.
 #[derive(Clone, Debug, Default)]

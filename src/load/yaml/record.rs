@@ -135,11 +135,25 @@ impl<'a> Recorder<'a> {
     }
 
     fn push_inline(&mut self, start: usize, slice: &str, node: &Node) {
+        // `"text"` or `'text'` around exactly the value: only the quote is kept.
+        let quoted = match (&node.kind, slice.as_bytes().first()) {
+            (Kind::Str(v), Some(&q @ (b'"' | b'\''))) => {
+                slice.len() == v.len() + 2
+                    && slice.as_bytes().last() == Some(&q)
+                    && slice.get(1..slice.len() - 1) == Some(v.as_str())
+            }
+            _ => false,
+        };
+        let (form, text) = if quoted {
+            (Form::Quoted, &slice[..1])
+        } else {
+            (Form::Inline, slice)
+        };
         self.spellings.push(Spelling {
             at: self.abs(start),
             value: node.clone(),
-            form: Form::Inline,
-            text: slice.into(),
+            form,
+            text: text.into(),
             lines: ThinVec::new(),
             comment: None,
         });

@@ -11,7 +11,7 @@ use crate::render::yaml_scalar::float_text;
 use crate::render::yaml_scalar::{
     binary_block, literal_block, push_scalar_string, push_spaces, push_timestamp, write_key,
 };
-use crate::value::style::{Form, StyleBook};
+use crate::value::style::StyleBook;
 use crate::value::{base64, push_int, Kind, Node};
 use std::collections::HashSet;
 
@@ -293,8 +293,8 @@ impl<'a> Writer<'a> {
     fn entry(&mut self, k: &Node, v: &Node, indent: usize, enter: bool) {
         let at = self.out.len();
         // An empty spelling (a null key written as nothing) is no key: written afresh.
-        match self.spelled(k, Form::Inline).filter(|s| !s.text.is_empty()) {
-            Some(s) => self.out.push_str(&s.text),
+        match self.spelled_inline(k).filter(|s| !s.text.is_empty()) {
+            Some(s) => s.write_inline(k, &mut self.out),
             None => write_key(&mut self.out, k),
         }
         if self.styles.is_some() && !k.span.is_none() {

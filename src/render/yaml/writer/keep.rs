@@ -19,6 +19,12 @@ impl<'a> Writer<'a> {
         book.spelling(v.span.start, v).filter(|s| s.form == form)
     }
 
+    /// A scalar's one-line spelling (`Inline`, or `Quoted`: see `Spelling::write_inline`).
+    pub(super) fn spelled_inline(&self, v: &Node) -> Option<&'a Spelling> {
+        self.spelled(v, Form::Inline)
+            .or_else(|| self.spelled(v, Form::Quoted))
+    }
+
     /// A flow collection written unchanged (`[a, b]`, `{x: 1}`).
     /// Not with `--explain`: each item's line says where it came from.
     pub(super) fn spelled_collection(&self, v: &Node) -> Option<&'a Spelling> {
@@ -142,11 +148,11 @@ impl<'a> Writer<'a> {
             return true;
         }
         // An empty value stays empty after `key:` or `-`; a whole document says `null`.
-        let spelled = self.spelled(v, Form::Inline);
+        let spelled = self.spelled_inline(v);
         if let Some(s) = spelled.filter(|s| !s.text.is_empty() || !sep.is_empty()) {
             if !s.text.is_empty() {
                 self.out.push_str(sep);
-                self.out.push_str(&s.text);
+                s.write_inline(v, &mut self.out);
             }
             self.newline_spelled(v, None);
             return true;
