@@ -168,8 +168,13 @@ impl Run<'_, '_, '_> {
     }
 
     fn at(&mut self, k: &Key, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.inside(|e| e.push_key(k), f)
+    }
+
+    /// `f` one level down the path (`push` names the level), when recording.
+    fn inside(&mut self, push: impl FnOnce(&mut Engine<'_>), f: impl FnOnce(&mut Self) -> R) -> R {
         if let Some(eng) = self.eng.as_deref_mut() {
-            eng.push_key(k);
+            push(eng);
         }
         let r = f(self);
         if let Some(eng) = self.eng.as_deref_mut() {
@@ -248,13 +253,7 @@ impl Run<'_, '_, '_> {
             let mut src_iter = src.into_iter();
             for (i, d) in merged.into_iter().enumerate() {
                 let s = src_iter.next().unwrap_or_else(|| Node::empty_map(d.span));
-                if let Some(eng) = self.eng.as_deref_mut() {
-                    eng.push_index(i);
-                }
-                let item = self.merge(s, d, alias.child());
-                if let Some(eng) = self.eng.as_deref_mut() {
-                    eng.pop();
-                }
+                let item = self.inside(|e| e.push_index(i), |m| m.merge(s, d, alias.child()));
                 list.push(item?);
             }
             list.extend(src_iter);
@@ -339,7 +338,7 @@ impl Run<'_, '_, '_> {
 #[cfg(test)]
 mod tests {
     use crate::merge::Engine;
-    use crate::strategy::{GemOpts, Knockout, Merger, MergerSpec, Origin, RuleSet, Stack};
+    use crate::strategy::{GemOpts, Knockout, Merger, MergerSpec, Origin, RuleSet};
     use crate::value::{Key, Kind, Map, Node, Span};
 
     fn s(text: &str) -> Node {
@@ -359,14 +358,10 @@ mod tests {
     }
 
     fn rules(opts: GemOpts) -> RuleSet {
-        RuleSet::single(Stack {
-            mergers: vec![Merger {
-                spec: MergerSpec::Gem(opts),
-                text: "deep".into(),
-                origin: Origin::Default("test".into()),
-            }],
-            replace_unhandled: false,
-            by_new_type: false,
+        RuleSet::one(Merger {
+            spec: MergerSpec::Gem(opts),
+            text: "deep".into(),
+            origin: Origin::Default("test".into()),
         })
     }
 

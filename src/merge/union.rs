@@ -38,7 +38,7 @@ pub fn union(items: impl IntoIterator<Item = Node>) -> Vec<Node> {
 mod tests {
     use super::*;
     use crate::merge::{Engine, Outcome, Trace};
-    use crate::strategy::{ListMethod, ListOpts, Merger, MergerSpec, Origin, RuleSet, Stack};
+    use crate::strategy::{ListMethod, ListOpts, Merger, MergerSpec, Origin, RuleSet};
     use crate::value::{Kind, Span};
 
     /// Integers, the `i`-th written at `base + i`.
@@ -63,19 +63,15 @@ mod tests {
 
     #[test]
     fn union_merge_appends_new_items_and_records_duplicates() {
-        let rules = RuleSet::single(Stack {
-            mergers: vec![Merger {
-                spec: MergerSpec::List(ListOpts {
-                    method: ListMethod::Union,
-                    recurse_list: false,
-                    recurse_str: false,
-                    recurse_dict: false,
-                }),
-                text: "unique".into(),
-                origin: Origin::Default("test".into()),
-            }],
-            replace_unhandled: false,
-            by_new_type: false,
+        let rules = RuleSet::one(Merger {
+            spec: MergerSpec::List(ListOpts {
+                method: ListMethod::Union,
+                recurse_list: false,
+                recurse_str: false,
+                recurse_dict: false,
+            }),
+            text: "unique".into(),
+            origin: Origin::Default("test".into()),
         });
         let mut trace = Trace::default();
         let merged = Engine::new(&rules, Some(&mut trace))

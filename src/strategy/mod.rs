@@ -259,6 +259,15 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
+    /// One merger for every path and type it handles (no fallback for the others).
+    pub fn one(merger: Merger) -> RuleSet {
+        RuleSet::single(Stack {
+            mergers: vec![merger],
+            replace_unhandled: false,
+            by_new_type: false,
+        })
+    }
+
     pub fn single(root: Stack) -> RuleSet {
         RuleSet {
             root,

@@ -55,15 +55,12 @@ impl Doc {
     /// Builds the document's identity.
     pub fn new(node: Node) -> Result<Doc> {
         let schema = or_empty(node.get("schema"));
-        let metadata = mapping_or_empty(node.get("metadata"), &node, "metadata")?;
-        let ld = match metadata {
-            Some(m) => mapping_or_empty(
-                m.get(&Key::str("layeringDefinition")),
-                &node,
-                "metadata.layeringDefinition",
-            )?,
-            None => None,
-        };
+        let meta_at = node
+            .as_map()
+            .and_then(|m| m.get_index_of(&Key::str("metadata")));
+        let metadata = mapping_or_empty(entry(node.as_map(), meta_at), &node, "metadata")?;
+        let ld_at = metadata.and_then(|m| m.get_index_of(&Key::str("layeringDefinition")));
+        let ld = mapping_or_empty(entry(metadata, ld_at), &node, "metadata.layeringDefinition")?;
         let name = or_empty(get(metadata, "name"));
         let layer = or_empty(get(ld, "layer"));
         for (what, v) in [
@@ -80,13 +77,6 @@ impl Doc {
             }
         }
         let title = format!("[{}, {}] {}", text(&schema), text(&layer), text(&name));
-        let meta_at = node
-            .as_map()
-            .and_then(|m| m.get_index_of(&Key::str("metadata")));
-        let ld_at = node
-            .get("metadata")
-            .and_then(Node::as_map)
-            .and_then(|m| m.get_index_of(&Key::str("layeringDefinition")));
         Ok(Doc {
             meta: Meta(Key(schema), Key(layer), Key(name)),
             node,
@@ -116,12 +106,10 @@ impl Doc {
 
     /// `metadata`, when it is a non-empty mapping (checked in `new`).
     pub fn metadata(&self) -> Option<&Map> {
-        let (_, v) = self.node.as_map()?.get_index(self.at.0?)?;
-        v.as_map()
+        entry(self.node.as_map(), self.at.0)?.as_map()
     }
     fn ld(&self) -> Option<&Map> {
-        let (_, v) = self.metadata()?.get_index(self.at.1?)?;
-        v.as_map()
+        entry(self.metadata(), self.at.1)?.as_map()
     }
     /// The `data` section (`None` when the document has none).
     pub fn data(&self) -> Option<&Node> {
@@ -214,6 +202,11 @@ impl Doc {
             }),
         }
     }
+}
+
+/// The value of a map's `i`-th entry.
+fn entry(m: Option<&Map>, i: Option<usize>) -> Option<&Node> {
+    Some(m?.get_index(i?)?.1)
 }
 
 /// `x or {}` where `x` must then be a mapping.

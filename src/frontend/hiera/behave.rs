@@ -10,7 +10,7 @@ use crate::merge::union::union;
 use crate::merge::{Engine, RuleRef, Trace};
 use crate::strategy::{
     DictMethod, DictOpts, GemOpts, Knockout, ListMethod, ListOpts, Merger, MergerSpec, Origin,
-    RuleSet, Stack,
+    RuleSet,
 };
 use crate::value::{Kind, Node, Span};
 use regex::Regex;
@@ -230,14 +230,10 @@ impl Behaviour {
             text: self.name.as_str().into(),
             origin: self.origin.clone(),
         });
-        let rules = RuleSet::single(Stack {
-            mergers: vec![Merger {
-                spec,
-                text: rule.text,
-                origin: rule.origin,
-            }],
-            replace_unhandled: false,
-            by_new_type: false,
+        let rules = RuleSet::one(Merger {
+            spec,
+            text: rule.text,
+            origin: rule.origin,
         });
         Engine::new(&rules, trace)
             .merge_layer(old, new)

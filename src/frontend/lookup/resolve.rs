@@ -11,7 +11,7 @@ use crate::merge::knockout::{is_bare_marker, strip_markers};
 use crate::merge::rank_ctx::RankCtx;
 use crate::merge::{key_text, Engine, Outcome, RuleRef, Step, Trace};
 use crate::strategy::selector::PathRules;
-use crate::strategy::{Merger, MergerSpec, RuleSet, Stack};
+use crate::strategy::{Merger, MergerSpec, RuleSet};
 use crate::value::{Key, Kind, Map, Node, Path, Seg, Span};
 use rustc_hash::FxHashMap;
 
@@ -132,14 +132,10 @@ impl Run<'_> {
         let (rule, _) = rules.select(path);
         let strategy = &rule.strategy;
         let ctx = RankCtx::new(rules, path, super::names::scalar_rule());
-        let set = RuleSet::single(Stack {
-            mergers: vec![Merger {
-                spec: MergerSpec::Ranked(strategy.id),
-                text: strategy.maps.rule.text.clone(),
-                origin: strategy.maps.rule.origin.clone(),
-            }],
-            replace_unhandled: false,
-            by_new_type: false,
+        let set = RuleSet::one(Merger {
+            spec: MergerSpec::Ranked(strategy.id),
+            text: strategy.maps.rule.text.clone(),
+            origin: strategy.maps.rule.origin.clone(),
         });
         let mut acc: Option<Node> = None;
         for i in 0..src.count() {
