@@ -215,7 +215,11 @@ pub fn finish(
             };
             let (kept, plain) = if rendered.stream.is_some() {
                 let mut kept = Vec::new();
-                let _ = render::yaml::write_stream(&docs, book.as_ref(), &mut kept);
+                let _ = render::yaml::write_stream(&docs, book.as_ref(), (1, 0), &mut kept);
+                // The documents written in groups on two threads: the same bytes.
+                let mut split = Vec::new();
+                let _ = render::yaml::write_stream(&docs, book.as_ref(), (2, 0), &mut split);
+                assert!(kept == split, "a stream on two threads differs");
                 let kept = String::from_utf8(kept).expect("UTF-8");
                 (kept, render::yaml::stream_to_string(&docs))
             } else {

@@ -574,7 +574,7 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
                     )
                 } else if rendered.stream.is_some() {
                     let docs = rendered.doc.as_list().unwrap_or_default();
-                    render::yaml::write_stream(docs, styles.as_ref(), w)
+                    render::yaml::write_stream(docs, styles.as_ref(), settings.load.par(), w)
                 } else {
                     render::yaml::write(
                         &rendered.doc,

@@ -60,14 +60,17 @@ pub fn to_string_styled(doc: &Node, header: Option<&str>, styles: Option<&StyleB
 }
 
 /// Renders a stream of documents into `sink` as it goes: `---` before each document. With
-/// `styles`, scalars keep their spelling and values their comments (docs/comments.md).
+/// `styles`, scalars keep their spelling and values their comments (docs/comments.md). A long
+/// stream's documents are written in groups on up to `par.0` threads (same bytes).
 pub fn write_stream(
     docs: &[Node],
     styles: Option<&StyleBook>,
+    par: (usize, usize),
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let mut w = Writer::new(None, Some(sink));
     w.set_styles(styles);
+    w.par = par;
     w.stream(docs);
     w.finish()
 }

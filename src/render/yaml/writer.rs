@@ -242,8 +242,13 @@ impl<'a> Writer<'a> {
     pub(super) fn stream(&mut self, docs: &[Node]) {
         let root = Node::list(Vec::new(), crate::value::Span::NONE);
         self.enter(&root, Place::Root);
-        // Documents are written in turn (Deckhand's are small: written on threads, each cost
-        // more to hand over than to write); a big document's entries may go on threads.
+        // Many documents are written in groups on threads (`split.rs`; one small document
+        // costs more to hand over than to write); a big document's entries may go on threads.
+        if self.annotator.is_none() && self.splits(docs.iter()) {
+            self.stream_split(docs);
+            self.leave();
+            return;
+        }
         for (i, doc) in docs.iter().enumerate() {
             self.out.push_str("---\n");
             if let Some(a) = self.annotator.as_mut() {
@@ -360,50 +365,65 @@ impl<'a> Writer<'a> {
             _ => return,
         };
         let pairs = matches!(node.kind, Kind::List(_)) && pairs_tag(items).is_some();
+        // A long list's items after the first (each starts a line of its own) may go on
+        // threads (`split.rs`): W2's `write_files` is most of its output under a root of
+        // eight keys.
+        if let [first, rest @ ..] = items {
+            if self.annotator.is_none() && self.splits(rest.iter()) {
+                self.list_item(0, first, indent, pairs);
+                self.list_split(rest, indent, pairs);
+                return;
+            }
+        }
         for (i, item) in items.iter().enumerate() {
-            if i > 0 {
-                self.indent(indent);
-            }
-            if self.styles.is_some() && !item.span.is_none() {
-                self.leading_comments(Some(item.span.start));
-            }
-            self.out.push('-');
-            self.enter(item, Place::Index(i));
-            if let Some(s) = self.spelled_collection(item) {
+            self.list_item(i, item, indent, pairs);
+        }
+    }
+
+    /// Item `i` of a block list (after the first, on a line of its own).
+    fn list_item(&mut self, i: usize, item: &Node, indent: usize, pairs: bool) {
+        if i > 0 {
+            self.indent(indent);
+        }
+        if self.styles.is_some() && !item.span.is_none() {
+            self.leading_comments(Some(item.span.start));
+        }
+        self.out.push('-');
+        self.enter(item, Place::Index(i));
+        if let Some(s) = self.spelled_collection(item) {
+            self.out.push(' ');
+            self.out.push_str(&s.text);
+            self.newline_spelled(item, None);
+            self.leave();
+            return;
+        }
+        match (&item.kind, pairs) {
+            (Kind::Tuple(kv), true) => {
                 self.out.push(' ');
-                self.out.push_str(&s.text);
-                self.newline_spelled(item, None);
-                self.leave();
-                continue;
-            }
-            match (&item.kind, pairs) {
-                (Kind::Tuple(kv), true) => {
-                    self.out.push(' ');
-                    if let [k, v] = &kv[..] {
-                        if k.is_scalar() {
-                            self.entry(k, v, indent + 2, false);
-                        } else {
-                            self.complex_entry(k, v, indent + 2);
-                        }
+                if let [k, v] = &kv[..] {
+                    if k.is_scalar() {
+                        self.entry(k, v, indent + 2, false);
+                    } else {
+                        self.complex_entry(k, v, indent + 2);
                     }
                 }
-                _ => match block_tag(item) {
-                    Some(b @ (Block::Map | Block::List | Block::Tuple)) => {
-                        self.out.push(' ');
-                        self.collection(item, b, indent + 2);
-                    }
-                    Some(tagged) => {
-                        self.out.push(' ');
-                        self.out.push_str(tagged.tag());
-                        self.newline(item);
-                        self.indent(indent + 2);
-                        self.collection(item, tagged, indent + 2);
-                    }
-                    None => self.scalar_after(item, indent + 2, " "),
-                },
             }
-            self.leave();
+            _ => match block_tag(item) {
+                Some(b @ (Block::Map | Block::List | Block::Tuple)) => {
+                    self.out.push(' ');
+                    self.collection(item, b, indent + 2);
+                }
+                Some(tagged) => {
+                    self.out.push(' ');
+                    self.out.push_str(tagged.tag());
+                    self.newline(item);
+                    self.indent(indent + 2);
+                    self.collection(item, tagged, indent + 2);
+                }
+                None => self.scalar_after(item, indent + 2, " "),
+            },
         }
+        self.leave();
     }
 
     /// After `key:`: a nested block on the next lines, or ` scalar`.

@@ -21,8 +21,13 @@ impl<'a> Writer<'a> {
 
     /// A scalar's one-line spelling (`Inline`, or `Quoted`: see `Spelling::write_inline`).
     pub(super) fn spelled_inline(&self, v: &Node) -> Option<&'a Spelling> {
-        self.spelled(v, Form::Inline)
-            .or_else(|| self.spelled(v, Form::Quoted))
+        let book = self.styles?;
+        if v.span.is_none() {
+            return None;
+        }
+        // One search and one comparison of the value, whichever of the two forms it has.
+        book.spelling(v.span.start, v)
+            .filter(|s| matches!(s.form, Form::Inline | Form::Quoted))
     }
 
     /// A flow collection written unchanged (`[a, b]`, `{x: 1}`).

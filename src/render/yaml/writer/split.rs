@@ -1,6 +1,7 @@
-//! Writing a big document's top-level entries on several threads (issue 19): each entry (an
-//! item here) is written by a writer of its own into its own text, a window of
-//! items at a time, and the texts are handed to the sink in order. An item's text depends on
+//! Writing a big document's top-level entries, or a long stream's documents, on several
+//! threads (issue 19): each entry or group of documents (an item here) is written by a writer
+//! of its own into its own text, a window of items at a time, and the texts are handed to the
+//! sink in order. An item's text depends on
 //! nothing before it but the comment runs already written (a run is written once) and a key
 //! whose comment is still pending; where either could matter, that item is written again in
 //! order. So the output is byte for byte the one-thread writer's, and only a window's texts
@@ -119,6 +120,42 @@ impl Writer<'_> {
                 pool.push((part.out, part.scratch));
             }
         }
+    }
+
+    /// The documents of a stream (without an annotator), each after `---`, written in groups
+    /// of documents on threads: a group per item of `write_split`, enough of them to fill
+    /// `MIN_WINDOWS` windows twice over.
+    pub(super) fn stream_split(&mut self, docs: &[Node]) {
+        let groups = self.groups(docs);
+        self.write_split(&groups, |w, (_, group)| {
+            for doc in group {
+                w.out.push_str("---\n");
+                w.body(doc);
+            }
+        });
+    }
+
+    /// A block list's items after the first (`rest`, items 1.. of the list), in groups of
+    /// consecutive items on threads, as `stream_split` groups documents.
+    pub(super) fn list_split(&mut self, rest: &[Node], indent: usize, pairs: bool) {
+        let groups = self.groups(rest);
+        self.write_split(&groups, |w, (first, items)| {
+            for (i, item) in items.iter().enumerate() {
+                w.list_item(1 + first + i, item, indent, pairs);
+            }
+        });
+    }
+
+    /// `nodes` in runs of consecutive nodes, each with the index of its first: enough runs to
+    /// fill `MIN_WINDOWS` windows twice over (one small node per item cost more to hand over
+    /// than to write: a thread start per window).
+    fn groups<'n>(&self, nodes: &'n [Node]) -> Vec<(usize, &'n [Node])> {
+        let per = (nodes.len() / (self.par.0 * WINDOW_PER_JOB * MIN_WINDOWS * 2)).max(1);
+        nodes
+            .chunks(per)
+            .enumerate()
+            .map(|(g, run)| (g * per, run))
+            .collect()
     }
 
     /// One entry of the root mapping, as `map_body` writes it.
