@@ -4,16 +4,15 @@
 //! with the DataSchema of the set (`schemas`; the first of a name wins). Every violation is
 //! reported at once.
 
-use super::doc::Doc;
 use super::fail;
 use super::schemas::DataSchemas;
 use crate::error::Result;
 use crate::value::{Node, SourceMap, Span};
 
 /// `--check-schemas` over the rendered documents.
-pub fn check(rendered: &[Node], docs: &[Doc], sources: &SourceMap) -> Result<()> {
-    let nodes: Vec<Node> = docs.iter().map(|d| d.node.clone()).collect();
-    let schemas = DataSchemas::from_nodes(&nodes);
+/// `schema_docs`: the set's DataSchema documents as written.
+pub fn check(rendered: &[Node], schema_docs: &[Node], sources: &SourceMap) -> Result<()> {
+    let schemas = DataSchemas::from_nodes(schema_docs);
     let mut found: Vec<(String, Span)> = Vec::new();
     for doc in rendered {
         let schema = doc.get("schema").and_then(Node::as_str).unwrap_or("");

@@ -29,6 +29,20 @@ pub struct Doc {
     /// by comparing strings again was 10 % of a 10 000-document render. `node` is not changed
     /// after `new` (only taken whole for the output, after which these find nothing).
     at: (Option<usize>, Option<usize>),
+    /// The answers of the predicates every phase asks (`abstract`, `replacement`,
+    /// `storagePolicy: encrypted`, a control document, a non-empty parentSelector), found once
+    /// in `new`: each phase asking again walked every document's metadata anew, a cache miss
+    /// at each step. `None` where the accessor reports an error (asked again then).
+    flags: Flags,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Flags {
+    is_abstract: bool,
+    replacement: bool,
+    encrypted: bool,
+    control: Option<bool>,
+    selector: Option<bool>,
 }
 
 pub use crate::value::py::py_truthy as truthy;
@@ -77,12 +91,31 @@ impl Doc {
             }
         }
         let title = format!("[{}, {}] {}", text(&schema), text(&layer), text(&name));
-        Ok(Doc {
+        let mut doc = Doc {
             meta: Meta(Key(schema), Key(layer), Key(name)),
             node,
             title,
             at: (meta_at, ld_at),
-        })
+            flags: Flags::default(),
+        };
+        doc.flags = Flags {
+            is_abstract: matches!(
+                get(doc.ld(), "abstract").map(|n| &n.kind),
+                Some(Kind::Bool(true))
+            ),
+            replacement: matches!(
+                get(doc.metadata(), "replacement").map(|n| &n.kind),
+                Some(Kind::Bool(true))
+            ),
+            encrypted: get(doc.metadata(), "storagePolicy").and_then(Node::as_str)
+                == Some("encrypted"),
+            control: doc.control().ok(),
+            selector: doc
+                .selector()
+                .ok()
+                .map(|m| m.is_some_and(|m| !m.is_empty()) && truthy(&doc.node)),
+        };
+        Ok(doc)
     }
 
     pub fn span(&self) -> Span {
@@ -111,30 +144,43 @@ impl Doc {
     fn ld(&self) -> Option<&Map> {
         entry(self.metadata(), self.at.1)?.as_map()
     }
-    /// The `data` section (`None` when the document has none).
-    pub fn data(&self) -> Option<&Node> {
-        self.node.get("data")
+    /// Takes the `data` section out (`None` when the document has none), leaving a null in
+    /// its place, so the entry keeps its position for the rendered data. Rendering owns it
+    /// from then on (`Slot`): it changes it in place and drops what it no longer needs.
+    pub fn take_data(&mut self) -> Option<Node> {
+        let v = self.node.as_map_mut()?.get_mut(&Key::str("data"))?;
+        let span = v.span;
+        Some(std::mem::replace(v, Node::null(span)))
     }
 
     pub fn is_abstract(&self) -> bool {
-        matches!(
-            get(self.ld(), "abstract").map(|n| &n.kind),
-            Some(Kind::Bool(true))
-        )
+        self.flags.is_abstract
     }
     pub fn is_replacement(&self) -> bool {
-        matches!(
-            get(self.metadata(), "replacement").map(|n| &n.kind),
-            Some(Kind::Bool(true))
-        )
+        self.flags.replacement
     }
     /// `storagePolicy: encrypted`.
     pub fn encrypted(&self) -> bool {
-        get(self.metadata(), "storagePolicy").and_then(Node::as_str) == Some("encrypted")
+        self.flags.encrypted
     }
 
     /// A control document: `metadata.schema` starts with `metadata/Control`.
     pub fn is_control(&self) -> Result<bool> {
+        match self.flags.control {
+            Some(known) => Ok(known),
+            None => self.control(),
+        }
+    }
+
+    /// Whether the document has a non-empty parentSelector (and is not empty itself).
+    pub fn has_selector(&self) -> Result<bool> {
+        match self.flags.selector {
+            Some(known) => Ok(known),
+            None => Ok(self.selector()?.is_some_and(|m| !m.is_empty()) && truthy(&self.node)),
+        }
+    }
+
+    fn control(&self) -> Result<bool> {
         match get(self.metadata(), "schema") {
             None => Ok(false),
             Some(n) => match n.as_str() {

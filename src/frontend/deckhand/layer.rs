@@ -301,10 +301,12 @@ fn child_value(doc: &Doc, a: &Action<'_>, p: &DPath, child: &Node, cx: &Cx<'_>) 
 
 fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_>) -> Result<Node> {
     let p = parse(doc, a)?;
-    let from_parent = p
-        .first(&data)
-        .map_err(|e| path_error(doc, a, e))?
-        .map(std::borrow::Cow::into_owned);
+    // The first match, where it is a value of the data (a character of a string is no map).
+    let at = p.first_location(&data).map_err(|e| path_error(doc, a, e))?;
+    let parent_is_map = at
+        .as_ref()
+        .and_then(|at| dpath::get(&data, at))
+        .is_some_and(|v| v.as_map().is_some());
     let from_child = child_value(doc, a, &p, child, cx)?;
     if matches!(p.steps.last(), Some(dpath::Step::Index(_))) {
         cx.warn.push(
@@ -312,24 +314,41 @@ fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_
             path_span(a.node),
         );
     }
-    let value = match from_parent {
-        Some(old) if old.as_map().is_some() && from_child.as_map().is_some() => {
-            let at = p
-                .first_location(&data)
-                .map_err(|e| path_error(doc, a, e))?
-                .unwrap_or_default();
-            let rules = RuleSet::single(merge_stack(a));
-            cx.set_layer();
-            let mut engine = Engine::new(&rules, cx.trace.as_mut());
-            match engine.merge_at(&trace_path(&data, &at), old, from_child) {
-                Ok(v) => v,
-                Err((e, _)) => return Err(fail(None, e.message, e.span)),
-            }
-        }
-        _ => from_child,
+    if !(parent_is_map && from_child.as_map().is_some()) {
+        write(doc, a, &p, &mut data, from_child, cx)?;
+        return Ok(data);
+    }
+    let at = at.unwrap_or_default();
+    let rules = RuleSet::single(merge_stack(a));
+    cx.set_layer();
+    let path = trace_path(&data, &at);
+    // A path without wildcards matches once: the parent's mapping is merged where it stands
+    // (taken out, not copied), which is what writing the merged copy there would leave.
+    let single = p
+        .steps
+        .iter()
+        .all(|s| !matches!(s, dpath::Step::AnyField | dpath::Step::All));
+    let old = match dpath::get_mut(&mut data, &at) {
+        Some(slot) if single => std::mem::replace(slot, Node::null(Span::NONE)),
+        _ => dpath::get(&data, &at)
+            .cloned()
+            .unwrap_or(Node::null(Span::NONE)),
     };
-    write(doc, a, &p, &mut data, value, cx)?;
-    Ok(data)
+    let mut engine = Engine::new(&rules, cx.trace.as_mut());
+    let merged = match engine.merge_at(&path, old, from_child) {
+        Ok(v) => v,
+        Err((e, _)) => return Err(fail(None, e.message, e.span)),
+    };
+    match dpath::get_mut(&mut data, &at) {
+        Some(slot) if single => {
+            *slot = merged;
+            Ok(data)
+        }
+        _ => {
+            write(doc, a, &p, &mut data, merged, cx)?;
+            Ok(data)
+        }
+    }
 }
 
 fn replace(
@@ -383,11 +402,11 @@ fn write(
     value: Node,
     cx: &mut Cx<'_>,
 ) -> Result<()> {
-    let before = p
-        .first(data)
-        .ok()
-        .flatten()
-        .map(std::borrow::Cow::into_owned);
+    let tracing = cx.trace.is_some();
+    // The value written over, for the trace only (copied only when tracing).
+    let first = p.first(data).ok().flatten();
+    let before_is_map = first.as_ref().is_some_and(|b| b.as_map().is_some());
+    let before = first.filter(|_| tracing).map(std::borrow::Cow::into_owned);
     if matches!(p.steps.last(), Some(dpath::Step::Index(_))) && value.as_list().is_some() {
         cx.warn.push(
             format!("'{} {}' writes a list at an index path: jsonpath-ng writes only the list's first item there", a.method, a.raw),
@@ -395,10 +414,7 @@ fn write(
         );
     }
     let span = value.span;
-    let tracing = cx.trace.is_some();
-    let merged_map = value.as_map().is_some()
-        && before.as_ref().is_some_and(|b| b.as_map().is_some())
-        && a.method == "merge";
+    let merged_map = value.as_map().is_some() && before_is_map && a.method == "merge";
     let at = write_at(p, data, value).map_err(|e| path_error(doc, a, e))?;
     if tracing && !merged_map {
         for locs in at {

@@ -125,8 +125,8 @@ impl Cx<'_> {
 /// A document's rendered state.
 #[derive(Clone, Debug)]
 pub struct Slot {
-    /// Its data once rendering has changed it; `None` while it is the document's own data
-    /// (which is then read from the document, not copied).
+    /// Its data: the document's own (taken out of it, `Doc::take_data`), changed in place as
+    /// rendering goes; `None` while it has none (Python's `None`).
     pub data: Option<Node>,
     /// Whether rendering set its data (a document without `data` then gets the key).
     pub set: bool,
@@ -138,9 +138,9 @@ pub struct Slot {
 }
 
 impl Slot {
-    fn new() -> Slot {
+    fn new(data: Option<Node>) -> Slot {
         Slot {
-            data: None,
+            data,
             set: false,
             encrypted: false,
             redact: Vec::new(),
@@ -148,14 +148,13 @@ impl Slot {
     }
 
     /// The document's current data (`None`: it has none, Python's `None`).
-    pub fn data<'a>(&'a self, doc: &'a Doc) -> Option<&'a Node> {
-        self.data.as_ref().or_else(|| doc.data())
+    pub fn data(&self) -> Option<&Node> {
+        self.data.as_ref()
     }
 
-    /// The current data to change, copied from the document's own on the first change.
-    pub fn data_mut(&mut self, doc: &Doc) -> &mut Node {
-        self.data
-            .get_or_insert_with(|| doc.data().cloned().unwrap_or(Node::null(Span::NONE)))
+    /// The current data to change (a document without data gets a null to change).
+    pub fn data_mut(&mut self) -> &mut Node {
+        self.data.get_or_insert_with(|| Node::null(Span::NONE))
     }
 }
 
@@ -167,21 +166,18 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
     if job.validate {
         validate::pre_validate(&nodes)?;
     }
-    load::check_schemas(&nodes)?;
-    let policy_at = nodes.iter().position(|n| {
-        n.get("schema")
-            .and_then(Node::as_str)
-            .is_some_and(|s| s.starts_with("deckhand/LayeringPolicy"))
-    });
-    let Some(policy_at) = policy_at else {
-        return Err(fail(
-            Some("LayeringPolicyNotFound"),
-            "Required LayeringPolicy was not found for layering",
-            nodes.first().map_or(Span::NONE, |n| n.span),
-        )
-        .hint("add a document with schema: deckhand/LayeringPolicy/v1 and data: {layerOrder: [global, site]}"));
+    let set = load::read_set(nodes, settings.load.par())?;
+    let (mut docs, policy_at) = (set.docs, set.policy_at);
+    // --check-schemas reads the DataSchemas as written; rendering owns every document's data.
+    let schema_docs: Vec<Node> = match job.check_schemas {
+        true => docs
+            .iter()
+            .filter(|d| schemas::is_data_schema(&d.node))
+            .map(|d| d.node.clone())
+            .collect(),
+        false => Vec::new(),
     };
-    let docs: Vec<Doc> = nodes.into_iter().map(Doc::new).collect::<Result<_>>()?;
+    let own: Vec<Option<Node>> = docs.iter_mut().map(Doc::take_data).collect();
     let mut cx = Cx {
         trace: settings.explain.then(Trace::default),
         warn: Warn {
@@ -207,18 +203,17 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
             cx.warn.push(format!("more than one LayeringPolicy: Deckhand uses the first ({} at {first}) and ignores {}", policy.title, extra.title), extra.span());
         }
     }
-    let order = select::layer_order(policy)?;
-    let site = select::Site::build(&docs, &order, policy, &mut cx.warn)?;
+    let order = select::layer_order(policy, own[policy_at].as_ref())?;
+    let site = select::Site::build(&docs, &own, &order, policy, &set.unhashable, &mut cx.warn)?;
     let plan = order::plan(&site)?;
-    let slots = run(&docs, &site, &plan, &mut cx)?;
+    let slots = own.into_iter().map(Slot::new).collect();
+    let slots = run(&docs, &site, &plan, slots, &mut cx)?;
     let parent = site.parent;
     let Cx { trace, warn, .. } = cx;
     let warnings = warn.list;
-    // The documents are moved into the result, unless --check-schemas still reads them.
-    let mut docs = docs;
-    let (list, stream) = output(&mut docs, &parent, &plan, slots, !job.check_schemas);
+    let (list, stream) = output(&mut docs, &parent, &plan, slots);
     if job.check_schemas {
-        check::check(&list, &docs, sources)?;
+        check::check(&list, &schema_docs, sources)?;
     }
     Ok(Rendered {
         doc: Node::list(list, Span::NONE),
@@ -235,9 +230,9 @@ fn run<'d>(
     docs: &'d [Doc],
     site: &select::Site<'d>,
     plan: &order::Plan,
+    mut slots: Vec<Slot>,
     cx: &mut Cx<'d>,
 ) -> Result<Vec<Slot>> {
-    let mut slots: Vec<Slot> = docs.iter().map(|_| Slot::new()).collect();
     let null = Node::null(Span::NONE);
     // What a replaced parent's children see: the replacement's data.
     let mut seen_as: rustc_hash::FxHashMap<usize, Node> = rustc_hash::FxHashMap::default();
@@ -248,22 +243,23 @@ fn run<'d>(
         }
         cx.layer = u32::try_from(d).unwrap_or(u32::MAX);
         cx.set_layer();
-        if doc.encrypted() && slots[d].data(doc).is_some_and(barbican_ref) {
-            return Err(encryption_error(doc, doc.span()));
+        if doc.encrypted() && slots[d].data().is_some_and(barbican_ref) {
+            return Err(encryption_error(doc, slots[d].data(), doc.span()));
         }
         let mut parent = None;
-        if select::has_selector(doc)? {
+        if doc.has_selector()? {
             if let Some(&p) = site.parent.get(&d) {
                 parent = Some(p);
                 match doc.actions() {
                     Some(actions) => {
                         let base = match seen_as.get(&p) {
                             Some(seen) => seen.clone(),
-                            None => slots[p].data(&docs[p]).unwrap_or(&null).clone(),
+                            None => slots[p].data().unwrap_or(&null).clone(),
                         };
-                        let own = doc.data().unwrap_or(&null);
+                        // The document's own data is read by the actions, then dropped.
+                        let own = slots[d].data.take();
                         cx.parent_doc = Some(&docs[p]);
-                        let data = layer::apply(doc, actions, own, base, cx)?;
+                        let data = layer::apply(doc, actions, own.as_ref().unwrap_or(&null), base, cx)?;
                         cx.parent_doc = None;
                         slots[d].data = Some(data);
                         slots[d].set = true;
@@ -285,7 +281,7 @@ fn run<'d>(
         }
         if doc.is_replacement() {
             if let Some(p) = parent {
-                seen_as.insert(p, slots[d].data(doc).unwrap_or(&null).clone());
+                seen_as.insert(p, slots[d].data().unwrap_or(&null).clone());
             }
         }
     }
@@ -299,7 +295,6 @@ fn output(
     parent: &rustc_hash::FxHashMap<usize, usize>,
     plan: &order::Plan,
     mut slots: Vec<Slot>,
-    take: bool,
 ) -> (Vec<Node>, Stream) {
     let mut list = Vec::new();
     let mut stream = Stream::default();
@@ -316,12 +311,8 @@ fn output(
             continue;
         }
         let (title, doc_at) = (doc.title.clone(), doc.span());
-        let slot = std::mem::replace(&mut slots[d], Slot::new());
-        let mut node = match (take, &slot.data) {
-            (true, _) => doc.node.take(),
-            (false, None) => doc.node.clone(),
-            (false, Some(_)) => without_data(&doc.node),
-        };
+        let slot = std::mem::replace(&mut slots[d], Slot::new(None));
+        let mut node = doc.node.take();
         if let Some(map) = node.as_map_mut() {
             if let Some(rendered) = slot.data {
                 if slot.set || map.contains_key(&Key::str("data")) {
@@ -362,24 +353,6 @@ fn output(
         });
     }
     (list, stream)
-}
-
-/// A copy of a document without copying its `data` (a null stands in its place, so the
-/// rendered data goes back where the document had it).
-fn without_data(node: &Node) -> Node {
-    let Kind::Map(map) = &node.kind else {
-        return node.clone();
-    };
-    let mut out = crate::value::Map::with_capacity(map.len());
-    for (k, v) in map.iter() {
-        let v = if k.0.as_str() == Some("data") {
-            Node::null(v.span)
-        } else {
-            v.clone()
-        };
-        out.insert(k.clone(), v);
-    }
-    Node::new(Kind::Map(Box::new(out)), node.span)
 }
 
 /// Replaces the `src.path` and `dest.path` of the listed substitution entries by their
@@ -447,8 +420,8 @@ pub fn barbican_ref(data: &Node) -> bool {
 }
 
 /// An encrypted document holding a Barbican reference: offline there is no secret to fetch.
-pub fn encryption_error(doc: &Doc, span: Span) -> Error {
-    let reference = doc.data().map_or_else(String::new, doc::text);
+pub fn encryption_error(doc: &Doc, data: Option<&Node>, span: Span) -> Error {
+    let reference = data.map_or_else(String::new, doc::text);
     fail(
         Some("EncryptionSourceNotFound"),
         format!(

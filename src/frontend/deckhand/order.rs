@@ -8,7 +8,7 @@
 
 use super::doc::{Doc, SchemaName};
 use super::fail;
-use super::select::{has_selector, Site};
+use super::select::Site;
 use crate::error::{Error, Result};
 use crate::value::{Key, Node};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -175,7 +175,7 @@ fn sort(
     };
     for &d in &site.index {
         let doc = &docs[d];
-        if has_selector(doc)? {
+        if doc.has_selector()? {
             if let Some(&p) = site.parent.get(&d) {
                 let anc = match replaced_by.get(&p) {
                     Some(&r) if r != d => r,

@@ -69,10 +69,7 @@ impl DataSchemas {
     pub fn from_nodes(nodes: &[Node]) -> DataSchemas {
         let mut by_kind = FxHashMap::default();
         for d in nodes {
-            let is_schema = d
-                .get("schema")
-                .and_then(Node::as_str)
-                .is_some_and(|s| s.starts_with("deckhand/DataSchema"));
+            let is_schema = is_data_schema(d);
             let name = d
                 .get("metadata")
                 .and_then(|m| m.get("name"))
@@ -148,4 +145,11 @@ impl DataSchemas {
             })
             .collect()
     }
+}
+
+/// Whether a document is a `deckhand/DataSchema`.
+pub fn is_data_schema(doc: &Node) -> bool {
+    doc.get("schema")
+        .and_then(Node::as_str)
+        .is_some_and(|s| s.starts_with("deckhand/DataSchema"))
 }

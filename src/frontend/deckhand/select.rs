@@ -5,10 +5,10 @@
 //! layer wins, and a candidate count that takeovers do not bring down to one is an
 //! `IndeterminateDocumentParent`.
 
-use super::doc::{truthy, Doc, Meta};
+use super::doc::{Doc, Meta};
 use super::{fail, Warn};
 use crate::error::Result;
-use crate::value::{Key, Node};
+use crate::value::{Key, Node, Span};
 use rustc_hash::FxHashMap;
 
 /// The documents with their indexes and chosen parents.
@@ -24,8 +24,8 @@ pub struct Site<'d> {
 }
 
 /// `data.layerOrder` of the LayeringPolicy.
-pub fn layer_order(policy: &Doc) -> Result<Vec<Node>> {
-    let data = policy.data().filter(|d| !d.is_null());
+pub fn layer_order(policy: &Doc, data: Option<&Node>) -> Result<Vec<Node>> {
+    let data = data.filter(|d| !d.is_null());
     let Some(map) = data.and_then(Node::as_map) else {
         return Err(fail(
             None,
@@ -63,12 +63,15 @@ impl<'d> Site<'d> {
     /// Indexes the documents, checks their layers and selects parents.
     pub fn build(
         docs: &'d [Doc],
+        data: &[Option<Node>],
         layer_order: &[Node],
         policy: &Doc,
+        unhashable: &FxHashMap<usize, (Span, String)>,
         warn: &mut Warn,
     ) -> Result<Site<'d>> {
-        let mut by_meta: FxHashMap<Meta, usize> = FxHashMap::default();
-        let mut index = Vec::new();
+        let mut by_meta: FxHashMap<Meta, usize> =
+            FxHashMap::with_capacity_and_hasher(docs.len(), Default::default());
+        let mut index = Vec::with_capacity(docs.len());
         // Layers in the order they first appear, with their documents (duplicates included).
         let mut by_layer: Vec<(Node, Vec<usize>)> = Vec::new();
         let mut layer_at: FxHashMap<Key, usize> = FxHashMap::default();
@@ -144,7 +147,7 @@ impl<'d> Site<'d> {
             order,
             parent: FxHashMap::default(),
         };
-        site.select_parents(&by_layer, &layer_at, &by_label)?;
+        site.select_parents(&by_layer, &layer_at, &by_label, unhashable, data)?;
         Ok(site)
     }
 
@@ -176,12 +179,12 @@ impl<'d> Site<'d> {
         by_layer: &[(Node, Vec<usize>)],
         layer_at: &FxHashMap<Key, usize>,
         by_label: &FxHashMap<(Key, Key), Vec<usize>>,
+        unhashable: &FxHashMap<usize, (Span, String)>,
+        data: &[Option<Node>],
     ) -> Result<()> {
         let docs = self.docs;
         let mut count: Vec<i64> = vec![0; docs.len()];
         let mut candidates: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
-        // Documents already checked for Deckhand's hashing (once each).
-        let mut hashed = vec![false; docs.len()];
         let order = self.order.clone();
         for layer in &order {
             let Some(list) = layer_at
@@ -204,14 +207,10 @@ impl<'d> Site<'d> {
                 }
                 potential.sort_unstable();
                 potential.dedup();
+                // Deckhand hashes each candidate (`load::read_set` found which it cannot).
                 for &c in &potential {
-                    if hashed.get(c).copied().unwrap_or(true) {
-                        continue;
-                    }
-                    if let Some(h) = hashed.get_mut(c) {
-                        *h = true;
-                    }
-                    if let Err((at, why)) = super::doc::json_hashable(&docs[c].node) {
+                    if let Some((at, why)) = unhashable.get(&c) {
+                        let at = *at;
                         return Err(fail(
                             None,
                             format!("{} has a mapping with {why}; Deckhand fails hashing the document when {} looks for its children (TypeError)", docs[c].title, parent.title),
@@ -222,7 +221,7 @@ impl<'d> Site<'d> {
                 }
                 let mut children = Vec::new();
                 for c in potential {
-                    if self.is_child(p, c)? {
+                    if self.is_child(p, c, data)? {
                         children.push(c);
                     }
                 }
@@ -286,9 +285,18 @@ impl<'d> Site<'d> {
     }
 
     /// `_is_actual_child_document(parent, child)`, with its two `InvalidDocumentParent` errors.
-    fn is_child(&self, p: usize, c: usize) -> Result<bool> {
+    fn is_child(&self, p: usize, c: usize, data: &[Option<Node>]) -> Result<bool> {
         let (parent, child) = (&self.docs[p], &self.docs[c]);
-        if p == c || (parent.meta == child.meta && parent.node.py_eq(&child.node)) {
+        // Equal documents: equal without their data (taken out, a null in its place) and
+        // equal data.
+        let same = || {
+            parent.node.py_eq(&child.node)
+                && match (&data[p], &data[c]) {
+                    (Some(a), Some(b)) => a.py_eq(b),
+                    (a, b) => a.is_none() && b.is_none(),
+                }
+        };
+        if p == c || (parent.meta == child.meta && same()) {
             return Ok(false);
         }
         let p_at = self.layer_index(parent)?;
@@ -363,9 +371,4 @@ fn hashable(v: &Node, doc: &Doc, what: &str) -> Result<()> {
         v.span,
     )
     .hint("write a string"))
-}
-
-/// Whether a document has a parentSelector Deckhand acts on.
-pub fn has_selector(doc: &Doc) -> Result<bool> {
-    Ok(doc.selector()?.is_some_and(|m| !m.is_empty()) && truthy(&doc.node))
 }

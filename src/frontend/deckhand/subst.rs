@@ -118,7 +118,7 @@ pub fn substitute_all(
                     slot.redact.push((index, (!single).then_some(j)));
                 }
             }
-            let result = substitute_one(d, doc, dest, &value, &src, &rule, slots, cx);
+            let result = substitute_one(d, dest, &value, &src, &rule, slots, cx);
             if let Err(message) = result {
                 if cx.lenient {
                     cx.warn.push(format!("this substitution failed and is skipped (--allow-missing-substitution-source): {message}"), dest.span);
@@ -158,10 +158,7 @@ fn read_source(
     cx: &mut Cx<'_>,
 ) -> Result<Node> {
     let null = Node::null(Span::NONE);
-    let data = slots
-        .get(src.doc)
-        .and_then(|s| s.data(src_doc))
-        .unwrap_or(&null);
+    let data = slots.get(src.doc).and_then(Slot::data).unwrap_or(&null);
     let secret = if data.as_map().is_some() {
         let p = DPath::parse(&dpath::normalize(src.path)).map_err(|e| {
             fail(
@@ -208,7 +205,8 @@ fn read_source(
         }
     };
     if src_doc.encrypted() && super::barbican_ref(&secret) {
-        return Err(super::encryption_error(src_doc, sub.span));
+        // Deckhand's `secret_ref` is the value read at src.path.
+        return Err(super::encryption_error(src_doc, Some(&secret), sub.span));
     }
     Ok(secret)
 }
@@ -263,7 +261,6 @@ fn trace_path(data: &Node, locs: &[Loc]) -> Path {
 #[allow(clippy::too_many_arguments)]
 fn substitute_one(
     d: usize,
-    doc: &Doc,
     dest: &Node,
     value: &Node,
     src: &Source<'_>,
@@ -296,7 +293,16 @@ fn substitute_one(
     let Some(slot) = slots.get_mut(d) else {
         return Err("no such document".into());
     };
-    let mut work = slot.data_mut(doc).clone();
+    let was_map = slot.data_mut().as_map().is_some();
+    // Without --allow-missing-substitution-source a failure ends the render, so the data is
+    // changed where it stands; with it, a failed substitution leaves the data as it was, so
+    // the change is made on a copy.
+    let in_place = !cx.lenient;
+    let mut work = if in_place {
+        std::mem::replace(slot.data_mut(), Node::null(Span::NONE))
+    } else {
+        slot.data_mut().clone()
+    };
     let existed = p.matches(&work).map_err(|e| e.to_string())?;
     if !existed {
         dpath::expand(&mut work, &p.text).map_err(|e| e.to_string())?;
@@ -383,9 +389,16 @@ fn substitute_one(
             steps.push((Vec::new(), outcome, span, Some(target.clone())));
         }
     }
-    let result = root.unwrap_or(work);
-    let data = slot.data_mut(doc);
-    let was_map = data.as_map().is_some();
+    let result = match root {
+        Some(v) => {
+            if in_place {
+                *slot.data_mut() = work;
+            }
+            v
+        }
+        None => work,
+    };
+    let data = slot.data_mut();
     if was_map && result.as_map().is_some() {
         if let Some(new) = root_update(data, result, path, cx, dest.span) {
             *data = new;
@@ -397,7 +410,7 @@ fn substitute_one(
     }
     slot.set = true;
     if cx.trace.is_some() {
-        let data = slot.data_mut(doc).clone();
+        let data = slot.data_mut().clone();
         for (locs, outcome, span, old) in steps {
             let here = trace_path(&data, &locs);
             let overrode: Vec<&Node> = old.iter().filter(|_| outcome != Outcome::Added).collect();
