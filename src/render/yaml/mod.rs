@@ -30,9 +30,9 @@ pub trait Annotator {
     /// In a stream, after document `index`'s `---`: comment lines about the whole document
     /// (each starting with `#` and ending with a line break) appended to `out`.
     fn heading(&mut self, _index: usize, _out: &mut String) {}
-    /// A copy standing where this one stands (at the root), to annotate one of the root's
-    /// entries on another thread; `None` when it cannot be copied (then the document is
-    /// written on one thread).
+    /// A copy standing where this one stands (the root, a stream, or a list being written),
+    /// to annotate some of that collection's entries or items on another thread; `None` when
+    /// it cannot be copied (then everything is written on one thread).
     fn fork(&self) -> Option<Box<dyn Annotator + Send + '_>> {
         None
     }

@@ -244,25 +244,30 @@ impl<'a> Writer<'a> {
         self.enter(&root, Place::Root);
         // Many documents are written in groups on threads (`split.rs`; one small document
         // costs more to hand over than to write); a big document's entries may go on threads.
-        if self.annotator.is_none() && self.splits(docs.iter()) {
+        if self.splits(docs.iter()) {
             self.stream_split(docs);
             self.leave();
             return;
         }
         for (i, doc) in docs.iter().enumerate() {
-            self.out.push_str("---\n");
-            if let Some(a) = self.annotator.as_mut() {
-                let mut heading = String::new();
-                a.heading(i, &mut heading);
-                self.out.push_str(&heading);
-            }
-            self.enter(doc, Place::Index(i));
-            self.body(doc);
-            self.leave();
+            self.stream_doc(i, doc);
             if self.out.len() >= FLUSH_AT && self.sink.is_some() {
                 self.flush();
             }
         }
+        self.leave();
+    }
+
+    /// Document `i` of a stream: `---`, its heading when annotated, its body.
+    fn stream_doc(&mut self, i: usize, doc: &Node) {
+        self.out.push_str("---\n");
+        if let Some(a) = self.annotator.as_mut() {
+            let mut heading = String::new();
+            a.heading(i, &mut heading);
+            self.out.push_str(&heading);
+        }
+        self.enter(doc, Place::Index(i));
+        self.body(doc);
         self.leave();
     }
 
@@ -369,7 +374,7 @@ impl<'a> Writer<'a> {
         // threads (`split.rs`): W2's `write_files` is most of its output under a root of
         // eight keys.
         if let [first, rest @ ..] = items {
-            if self.annotator.is_none() && self.splits(rest.iter()) {
+            if self.splits(rest.iter()) {
                 self.list_item(0, first, indent, pairs);
                 self.list_split(rest, indent, pairs);
                 return;

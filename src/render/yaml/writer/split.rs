@@ -1,12 +1,13 @@
-//! Writing a big document's top-level entries, or a long stream's documents, on several
-//! threads (issue 19): each entry or group of documents (an item here) is written by a writer
-//! of its own into its own text, a window of items at a time, and the texts are handed to the
-//! sink in order. An item's text depends on
+//! Writing a big document's top-level entries, a long stream's documents or a long block
+//! list's items on several threads (issue 19): each entry or group of documents or items (an
+//! item here) is written by a writer of its own into its own text, a window of items at a
+//! time, and the texts are handed to the sink in order. An item's text depends on
 //! nothing before it but the comment runs already written (a run is written once) and a key
 //! whose comment is still pending; where either could matter, that item is written again in
 //! order. So the output is byte for byte the one-thread writer's, and only a window's texts
-//! are held at once. With an annotator (`--explain`), each item gets a copy of it standing at
-//! the root (`fork`), in both passes: the widest commented line is the widest of the items'.
+//! are held at once. With an annotator (`--explain`), each item gets a copy of it standing
+//! where the writer stands, in the collection whose items these are (`fork`), in both passes:
+//! the widest commented line is the widest of the items'.
 
 use super::super::Annotator;
 use super::Writer;
@@ -122,15 +123,14 @@ impl Writer<'_> {
         }
     }
 
-    /// The documents of a stream (without an annotator), each after `---`, written in groups
-    /// of documents on threads: a group per item of `write_split`, enough of them to fill
-    /// `MIN_WINDOWS` windows twice over.
+    /// The documents of a stream, each after `---` (and its heading, when annotated), written
+    /// in groups of documents on threads: a group per item of `write_split`, enough of them
+    /// to fill `MIN_WINDOWS` windows twice over.
     pub(super) fn stream_split(&mut self, docs: &[Node]) {
         let groups = self.groups(docs);
-        self.write_split(&groups, |w, (_, group)| {
-            for doc in group {
-                w.out.push_str("---\n");
-                w.body(doc);
+        self.write_split(&groups, |w, (first, group)| {
+            for (i, doc) in group.iter().enumerate() {
+                w.stream_doc(first + i, doc);
             }
         });
     }
