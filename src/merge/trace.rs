@@ -8,6 +8,7 @@ use crate::value::{Kind, Node, Path, Span};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
+use thin_vec::ThinVec;
 
 /// What a merge decision did to a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,10 +107,11 @@ pub struct Step {
     pub rule: Option<RuleRef>,
     /// The value that is in the result after this step.
     pub value: Span,
-    /// Values this step replaced or deleted.
-    pub overrode: Vec<Prior>,
+    /// Values this step replaced or deleted (a `ThinVec`: one word when empty, as most are;
+    /// W1's `--explain` holds half a million steps).
+    pub overrode: ThinVec<Prior>,
     /// Values this step left out (kept old) or joined in (concatenated).
-    pub others: Vec<Prior>,
+    pub others: ThinVec<Prior>,
 }
 
 /// Every decision of one render, in order.

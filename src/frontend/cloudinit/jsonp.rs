@@ -99,7 +99,7 @@ pub fn apply(
                 rule: None,
                 value,
                 overrode: prior.into_iter().collect(),
-                others: Vec::new(),
+                others: thin_vec::ThinVec::new(),
             });
         }
     }

@@ -73,8 +73,8 @@ pub fn render(
                         outcome: Outcome::DroppedPart,
                         rule: None,
                         value: drop.span,
-                        overrode: Vec::new(),
-                        others: Vec::new(),
+                        overrode: thin_vec::ThinVec::new(),
+                        others: thin_vec::ThinVec::new(),
                     });
                 }
                 let verb = match drop.failure {

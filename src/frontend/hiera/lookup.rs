@@ -223,8 +223,8 @@ impl Hiera<'_> {
                 outcome: Outcome::Added,
                 rule: Some(b.rule(&level)),
                 value: v.span,
-                overrode: Vec::new(),
-                others: Vec::new(),
+                overrode: thin_vec::ThinVec::new(),
+                others: thin_vec::ThinVec::new(),
             });
         }
     }

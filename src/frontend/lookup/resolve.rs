@@ -158,8 +158,8 @@ impl Run<'_> {
                             outcome: Outcome::Added,
                             rule: Some(RuleRef::from(strategy.rule_for(&value))),
                             value: value.span,
-                            overrode: Vec::new(),
-                            others: Vec::new(),
+                            overrode: thin_vec::ThinVec::new(),
+                            others: thin_vec::ThinVec::new(),
                         });
                     }
                     value
