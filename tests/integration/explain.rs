@@ -341,3 +341,37 @@ fn history_lines_name_the_root_as_slash() {
         );
     }
 }
+
+/// The measuring pass stops at the first commented line as wide as one can be (78 characters
+/// for the column limit of 80): the first line here. Every later line is still written and
+/// commented in that column (80), a longer line two spaces after its end.
+#[test]
+fn a_line_as_wide_as_can_be_fixes_the_column_at_once() {
+    let run = strata(&[
+        "merge",
+        "--explain",
+        "merge/wide/a.yaml",
+        "merge/wide/b.yaml",
+    ]);
+    let out = run.ok();
+    let mut commented = 0;
+    for line in out.lines().filter(|l| !l.starts_with('#')) {
+        let Some(at) = line.find("  # ") else {
+            continue;
+        };
+        commented += 1;
+        let text = line[..at].trim_end();
+        let column = at + 2;
+        if text.len() <= 78 {
+            assert_eq!(column, 80, "{line}\n{out}");
+        } else {
+            assert_eq!(column, text.len() + 2, "{line}\n{out}");
+        }
+    }
+    // Every value after the first line is there and commented, the last ones too.
+    assert_eq!(commented, 8, "{out}");
+    for last in ["        c: d", "  extra: added by b", "last: y"] {
+        let line = out.lines().find(|l| l.starts_with(last)).expect(last);
+        assert_eq!(line.find("# "), Some(80), "{line}");
+    }
+}

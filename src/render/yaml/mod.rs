@@ -118,17 +118,24 @@ pub fn write_annotated(
 ) -> std::io::Result<()> {
     let docs = doc.as_list().filter(|_| stream);
     // The measuring pass only needs each line's length: its text goes to a sink that drops it.
-    let mut discard = std::io::sink();
-    let mut measure = Writer::new(Some(&mut *annotator), Some(&mut discard));
-    measure.set_styles(styles);
-    measure.limit = limit;
-    measure.par = par;
-    match docs {
-        Some(d) => measure.stream(d),
-        None => measure.document(doc, header),
-    }
-    let column = measure.widest.map_or(0, |w| w) + 2;
-    drop(measure);
+    // On a copy of the annotator it may stop at the first line as wide as a line can be (then
+    // the copy is left where it stopped); without a copy it walks to the end.
+    let measure = |annotator: &mut dyn Annotator, may_stop: bool| {
+        let mut discard = std::io::sink();
+        let mut measure = Writer::new(Some(annotator), Some(&mut discard));
+        measure.set_styles(styles);
+        measure.limit = limit;
+        measure.par = par;
+        measure.may_stop = may_stop;
+        match docs {
+            Some(d) => measure.stream(d),
+            None => measure.document(doc, header),
+        }
+        measure.widest
+    };
+    let on_copy = annotator.fork().map(|mut copy| measure(&mut *copy, true));
+    let widest = on_copy.unwrap_or_else(|| measure(&mut *annotator, false));
+    let column = widest.map_or(0, |w| w) + 2;
     let mut w = Writer::new(Some(annotator), Some(sink));
     w.set_styles(styles);
     w.column = Some(column);

@@ -30,6 +30,10 @@ pub(super) struct Writer<'a> {
     pub(super) column: Option<usize>,
     /// While measuring: the longest commented line that fits `limit`.
     pub(super) widest: Option<usize>,
+    /// While measuring on a copy of the annotator (`may_stop`): the widest line that fits was
+    /// found (`limit - 2`, no line can widen the column), so the walk stops where it is.
+    pub(super) may_stop: bool,
+    pub(super) full: bool,
     pub(super) limit: usize,
     /// The comment being written.
     pub(super) scratch: String,
@@ -77,6 +81,8 @@ impl<'a> Writer<'a> {
             annotator,
             column: None,
             widest: None,
+            may_stop: false,
+            full: false,
             limit: 0,
             scratch: String::new(),
             sink: sink.map(|to| Sink { to, error: None }),
@@ -181,6 +187,7 @@ impl<'a> Writer<'a> {
                         let len = self.line_len();
                         if len + 2 <= self.limit {
                             self.widest = self.widest.max(Some(len));
+                            self.full |= self.may_stop && len + 2 == self.limit;
                         }
                     }
                 }
@@ -250,6 +257,9 @@ impl<'a> Writer<'a> {
             return;
         }
         for (i, doc) in docs.iter().enumerate() {
+            if self.full {
+                break;
+            }
             self.stream_doc(i, doc);
             if self.out.len() >= FLUSH_AT && self.sink.is_some() {
                 self.flush();
@@ -288,6 +298,9 @@ impl<'a> Writer<'a> {
         let Some(m) = node.as_map() else { return };
         let mut first = true;
         for (k, v) in m.iter() {
+            if self.full {
+                return;
+            }
             if !first {
                 self.indent(indent);
             }
@@ -381,6 +394,9 @@ impl<'a> Writer<'a> {
             }
         }
         for (i, item) in items.iter().enumerate() {
+            if self.full {
+                return;
+            }
             self.list_item(i, item, indent, pairs);
         }
     }

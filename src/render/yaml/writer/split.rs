@@ -31,8 +31,9 @@ struct Part {
     used: HashSet<(usize, bool)>,
     key_end: Option<u32>,
     last_at: Option<u32>,
-    /// While measuring: the widest commented line.
+    /// While measuring: the widest commented line, and whether no line can be wider.
     widest: Option<usize>,
+    full: bool,
 }
 
 impl Writer<'_> {
@@ -62,7 +63,7 @@ impl Writer<'_> {
         one: impl Fn(&mut Writer<'_>, I) + Sync,
     ) {
         let (styles, flush_seqs) = (self.styles, self.flush_seqs);
-        let (column, limit) = (self.column, self.limit);
+        let (column, limit, may_stop) = (self.column, self.limit, self.may_stop);
         // While measuring, only the widths count: the texts are not handed on.
         let measuring = self.annotator.is_some() && column.is_none();
         let jobs = self.par.0;
@@ -70,6 +71,9 @@ impl Writer<'_> {
         // item made the threads wait on the allocator's locks.
         let mut pool: Vec<(String, String)> = Vec::new();
         for window in items.chunks(jobs * WINDOW_PER_JOB) {
+            if self.full {
+                return;
+            }
             let work: Vec<_> = window
                 .iter()
                 .map(|&item| {
@@ -90,6 +94,7 @@ impl Writer<'_> {
                     w.flush_seqs = flush_seqs;
                     w.column = column;
                     w.limit = limit;
+                    w.may_stop = may_stop;
                     one(&mut w, item);
                     Part {
                         scratch: w.scratch,
@@ -98,10 +103,14 @@ impl Writer<'_> {
                         key_end: w.key_end,
                         last_at: w.last_at,
                         widest: w.widest,
+                        full: w.full,
                     }
                 },
             );
             for (&item, mut part) in window.iter().zip(parts) {
+                if self.full {
+                    return;
+                }
                 let alone = self.key_end.is_none() && part.used.is_disjoint(&self.used);
                 if alone {
                     if !measuring {
@@ -111,6 +120,7 @@ impl Writer<'_> {
                     self.key_end = part.key_end;
                     self.last_at = part.last_at.or(self.last_at);
                     self.widest = self.widest.max(part.widest);
+                    self.full |= part.full;
                 } else {
                     one(self, item);
                 }
@@ -130,6 +140,9 @@ impl Writer<'_> {
         let groups = self.groups(docs);
         self.write_split(&groups, |w, (first, group)| {
             for (i, doc) in group.iter().enumerate() {
+                if w.full {
+                    return;
+                }
                 w.stream_doc(first + i, doc);
             }
         });
@@ -141,6 +154,9 @@ impl Writer<'_> {
         let groups = self.groups(rest);
         self.write_split(&groups, |w, (first, items)| {
             for (i, item) in items.iter().enumerate() {
+                if w.full {
+                    return;
+                }
                 w.list_item(1 + first + i, item, indent, pairs);
             }
         });
