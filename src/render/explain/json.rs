@@ -53,6 +53,29 @@ fn nested(out: &mut dyn Write, pad: &'static [u8], value: &Value) -> std::io::Re
     serde_json::to_writer_pretty(&mut w, value).map_err(std::io::Error::other)
 }
 
+/// `nested` for a small value (one leaf's entry): serialized whole into `scratch.0`, then
+/// indented into `scratch.1` and handed on in one piece (serde_json writes a token at a time:
+/// through `Indented`, each token was a call on to the sink).
+fn nested_small(
+    out: &mut dyn Write,
+    pad: &'static [u8],
+    value: &Value,
+    (raw, padded): &mut (Vec<u8>, Vec<u8>),
+) -> std::io::Result<()> {
+    raw.clear();
+    padded.clear();
+    serde_json::to_writer_pretty(&mut *raw, value).map_err(std::io::Error::other)?;
+    let mut rest = &raw[..];
+    while let Some(at) = memchr::memchr(b'\n', rest) {
+        let (line, tail) = rest.split_at(at + 1);
+        padded.extend_from_slice(line);
+        padded.extend_from_slice(pad);
+        rest = tail;
+    }
+    padded.extend_from_slice(rest);
+    out.write_all(padded)
+}
+
 /// Starts a member of the top-level object: `{\n  "name": ` or `,\n  "name": `.
 fn member(out: &mut dyn Write, first: &mut bool, name: &str) -> std::io::Result<()> {
     let sep: &[u8] = if std::mem::take(first) {
@@ -77,6 +100,7 @@ pub(super) fn explain(
     sink: &mut dyn Write,
 ) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, sink);
+    let mut scratch = (Vec::new(), Vec::new());
     let mut first = true;
     if let Some(p) = focus {
         member(&mut out, &mut first, "path")?;
@@ -93,10 +117,11 @@ pub(super) fn explain(
         let mut each = |leaf: &Leaf<'_, '_>| -> std::io::Result<()> {
             out.write_all(if count == 0 { b"[\n    " } else { b",\n    " })?;
             count += 1;
-            nested(
+            nested_small(
                 &mut out,
                 b"    ",
                 &entry(leaf, [&warnings, &notes], sources),
+                &mut scratch,
             )
         };
         let cx = match (&rendered.stream, focus) {
