@@ -469,3 +469,12 @@ fn a_glued_comment_stays_a_comment() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("a: #note\n  - 3\n  - 4\n"), "{text}");
 }
+
+/// A fuzz finding: a whole document spelled `... x` on its `---` line was kept as written and
+/// so began a line with a document end marker (the output did not load). It is written afresh.
+#[test]
+fn a_root_scalar_that_starts_like_a_document_marker_is_quoted() {
+    let out = strata(&["merge", "comments/merge/document-marker.yaml"]);
+    let text = out.ok();
+    assert!(text.lines().any(|l| l == "'... then the value'"), "{text}");
+}

@@ -152,9 +152,18 @@ impl<'a> Writer<'a> {
             self.newline_spelled(v, None);
             return true;
         }
-        // An empty value stays empty after `key:` or `-`; a whole document says `null`.
+        // An empty value stays empty after `key:` or `-`; a whole document says `null`. A whole
+        // document spelled `... x` or `--- x` (written after `---` on its line) would start a
+        // line with a document marker: written afresh.
         let spelled = self.spelled_inline(v);
-        if let Some(s) = spelled.filter(|s| !s.text.is_empty() || !sep.is_empty()) {
+        let fits = |s: &&Spelling| {
+            if sep.is_empty() {
+                !s.text.is_empty() && !marks_document(&s.text)
+            } else {
+                true
+            }
+        };
+        if let Some(s) = spelled.filter(fits) {
             if !s.text.is_empty() {
                 self.out.push_str(sep);
                 s.write_inline(v, &mut self.out);
@@ -164,4 +173,12 @@ impl<'a> Writer<'a> {
         }
         false
     }
+}
+
+/// Whether a line starting with `text` starts with a document marker (`---` or `...` followed
+/// by a space, a tab or nothing).
+fn marks_document(text: &str) -> bool {
+    let b = text.as_bytes();
+    (b.starts_with(b"---") || b.starts_with(b"..."))
+        && matches!(b.get(3), None | Some(b' ' | b'\t'))
 }
