@@ -32,6 +32,38 @@ pub fn float_text(f: f64) -> String {
     }
 }
 
+/// The header of the literal block the writer writes a multi-line string as (`|`, `|-`, `|+`,
+/// with the indentation indicator `2` when the text starts with a space), or `None` when it
+/// writes the string otherwise (one line, a first line break, a character a block cannot hold).
+pub fn literal_header(s: &str) -> Option<&'static str> {
+    let b = s.as_bytes();
+    if b.first() == Some(&b'\n') || memchr::memchr(b'\n', b).is_none() {
+        return None;
+    }
+    // Printable ASCII, tabs and line breaks (the common case) checked bytewise first, a block
+    // at a time without a branch per byte.
+    let ok = |x: u8| (x.wrapping_sub(b' ') < 0x5f) | (x == b'\n') | (x == b'\t');
+    let ascii = b
+        .chunks(64)
+        .all(|c| c.iter().fold(true, |all, &x| all & ok(x)));
+    if !ascii
+        && !s
+            .chars()
+            .all(|c| c == '\n' || c == '\t' || (printable(c) && c != '\u{2028}' && c != '\u{2029}'))
+    {
+        return None;
+    }
+    let trailing = b.iter().rev().take_while(|&&x| x == b'\n').count();
+    Some(match (b[0] == b' ', trailing) {
+        (false, 0) => "|-",
+        (false, 1) => "|",
+        (false, _) => "|+",
+        (true, 0) => "|2-",
+        (true, 1) => "|2",
+        (true, _) => "|2+",
+    })
+}
+
 pub fn printable(c: char) -> bool {
     let cp = c as u32;
     (0x20..=0x7e).contains(&cp)

@@ -65,10 +65,7 @@ pub(super) fn binary_block(bytes: &[u8], indent: usize) -> Block {
         body.push_str(std::str::from_utf8(line).unwrap_or(""));
         body.push('\n');
     }
-    Block {
-        header: "|".into(),
-        body,
-    }
+    Block { header: "|", body }
 }
 
 /// A string on one line: plain when that reads back as the same string, else quoted.
@@ -128,50 +125,29 @@ pub(super) fn double_quoted(s: &str) -> String {
 }
 
 pub(super) struct Block {
-    pub(super) header: String,
+    pub(super) header: &'static str,
     pub(super) body: String,
 }
 
-/// A literal block (`|`, `|-`, `|+`, with an indentation indicator when the text starts with
-/// a space) for multi-line strings whose characters all fit one.
-pub(super) fn literal_block(s: &str, indent: usize) -> Option<Block> {
-    if !s.contains('\n') || s.starts_with('\n') {
-        return None;
-    }
-    // Printable ASCII, tabs and line breaks (the common case) checked bytewise first.
-    let ascii = s.bytes().all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\t'));
-    if !ascii
-        && !s
-            .chars()
-            .all(|c| c == '\n' || c == '\t' || (printable(c) && c != '\u{2028}' && c != '\u{2029}'))
-    {
-        return None;
-    }
-    let trimmed = s.trim_end_matches('\n');
-    let trailing = s.len() - trimmed.len();
-    let chomp = match trailing {
-        0 => "-",
-        1 => "",
-        _ => "+",
-    };
+/// The lines of the literal block a string is written as (`literal_header`), each indented
+/// `indent` columns (at least two: content sits two columns in from its parent in our layout),
+/// a blank line empty.
+pub(super) fn push_literal_body(out: &mut String, s: &str, indent: usize) {
     let indent = indent.max(2);
-    // Content always sits two columns in from its parent in our layout.
-    let indicator = if s.starts_with(' ') { "2" } else { "" };
-    let mut body = String::with_capacity(s.len() + 16);
-    let content = if trailing > 1 {
+    let trimmed = s.trim_end_matches('\n');
+    let content = if s.len() - trimmed.len() > 1 {
         &s[..s.len() - 1]
     } else {
         trimmed
     };
-    for line in content.split('\n') {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', content.as_bytes()).chain([content.len()]) {
+        let line = &content[start..end];
         if !line.is_empty() {
-            body.extend(std::iter::repeat_n(' ', indent));
-            body.push_str(line);
+            push_spaces(out, indent);
+            out.push_str(line);
         }
-        body.push('\n');
+        out.push('\n');
+        start = end + 1;
     }
-    Some(Block {
-        header: format!("|{indicator}{chomp}"),
-        body,
-    })
 }

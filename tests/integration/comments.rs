@@ -478,3 +478,32 @@ fn a_root_scalar_that_starts_like_a_document_marker_is_quoted() {
     let text = out.ok();
     assert!(text.lines().any(|l| l == "'... then the value'"), "{text}");
 }
+
+/// Literal blocks the writer would write as they are (most) are not copied into the spelling
+/// book; those it would write otherwise (a comment on the header, blank lines a clipped block
+/// drops) are. Either way a single layer comes back byte for byte, and written afresh the
+/// plain blocks read the same.
+#[test]
+fn literal_blocks_come_back_as_written() {
+    let input = std::fs::read_to_string(crate::util::fixtures().join("comments/merge/blocks.yaml"))
+        .expect("read fixture");
+    let kept = strata(&["merge", "comments/merge/blocks.yaml"])
+        .ok()
+        .to_string();
+    assert_eq!(kept, input);
+    let fresh = strata(&["merge", "--no-comments", "comments/merge/blocks.yaml"])
+        .ok()
+        .to_string();
+    for block in [
+        "clip: |\n  one\n  two\n",
+        "strip: |-\n  one\n  two\n",
+        "keep: |+\n  one\n\n",
+    ] {
+        assert!(fresh.contains(block), "{block:?} not in\n{fresh}");
+    }
+    assert!(fresh.contains("commented: |\n  kept\n"), "{fresh}");
+    assert!(
+        fresh.contains("trailing blank lines: |\n  clipped\n"),
+        "{fresh}"
+    );
+}

@@ -5,10 +5,10 @@
 //! a key is indented. Only done when the run asked for it (`LoadOptions::styles`); the result
 //! is plain data (`value::style`) keyed by offsets.
 
-use crate::load::canon::{float_text, plain_ok, printable};
+use crate::load::canon::{float_text, literal_header, plain_ok, printable};
 use crate::load::resolve::is_ambiguous;
 use crate::load::resolve::{is_timestamp, resolve_plain, YamlVersion};
-use crate::value::style::{literal_lines, Form, Spelling, Styles, Trivia};
+use crate::value::style::{Form, Spelling, Styles, Trivia};
 use crate::value::{Kind, Node, SourceId, Span, Thin};
 use thin_vec::ThinVec;
 
@@ -182,20 +182,20 @@ impl<'a> Recorder<'a> {
             .trim_start()
             .starts_with('#')
             .then(|| spaced::<Thin>(after.trim_end()));
-        let mut raw: Vec<&str> = rest.split('\n').map(|l| l.trim_end_matches('\r')).collect();
-        if raw.last() == Some(&"") {
-            raw.pop();
-        }
-        let indent = raw
-            .iter()
+        let indent = raw_lines(rest)
             .find(|l| l.bytes().any(|b| b != b' '))
             .map_or(0, |l| l.bytes().take_while(|&b| b == b' ').count());
-        // A literal block whose lines are its value's (nearly all) is not kept line by line.
+        // A literal block whose lines are its value's (nearly all) is not kept line by line;
+        // and not kept at all when the writer would write it so anyway (same header, no
+        // comment): most blocks, whose value would otherwise be copied into the book.
         let literal = match &node.kind {
-            Kind::Str(v) if indicators.starts_with('|') => raw
-                .iter()
-                .map(|l| block_body(l, indent))
-                .eq(literal_lines(v)),
+            Kind::Str(v) if indicators.starts_with('|') => {
+                let same = lines_are(rest, indent, v);
+                if same && comment.is_none() && literal_header(v) == Some(indicators) {
+                    return;
+                }
+                same
+            }
             _ => false,
         };
         let (form, lines) = if literal {
@@ -203,7 +203,9 @@ impl<'a> Recorder<'a> {
         } else {
             (
                 Form::Block,
-                raw.iter().map(|l| block_body(l, indent).into()).collect(),
+                raw_lines(rest)
+                    .map(|l| block_body(l, indent).into())
+                    .collect(),
             )
         };
         self.spellings.push(Spelling {
@@ -449,6 +451,50 @@ fn spaced<T: for<'s> From<&'s str>>(comment: &str) -> T {
 }
 
 /// A block scalar's line without the block's indentation (a line with less is blank).
+/// The lines of a block scalar's body as written (after its header line), without the line
+/// break ending the last.
+fn raw_lines(rest: &str) -> impl Iterator<Item = &str> {
+    let body = (!rest.is_empty()).then(|| rest.strip_suffix('\n').unwrap_or(rest));
+    body.into_iter()
+        .flat_map(|b| b.split('\n'))
+        .map(|l| l.trim_end_matches('\r'))
+}
+
+/// Whether a block's lines after its header (`raw_lines`), without their first `indent`
+/// columns (`block_body`), are `literal_lines(value)`: in one pass over both texts (a block's
+/// lines hold no line break, so the lines are equal when the lines joined are).
+fn lines_are(rest: &str, indent: usize, value: &str) -> bool {
+    if rest.is_empty() {
+        return false;
+    }
+    let body = rest.strip_suffix('\n').unwrap_or(rest).as_bytes();
+    let want = value.strip_suffix('\n').unwrap_or(value).as_bytes();
+    let (mut at, mut start) = (0, 0);
+    loop {
+        let end = memchr::memchr(b'\n', &body[start..]).map_or(body.len(), |i| start + i);
+        let mut line = &body[start..end];
+        while let [before @ .., b'\r'] = line {
+            line = before;
+        }
+        let text = match line.get(indent..) {
+            Some(text) if line[..indent].iter().all(|&b| b == b' ') => text,
+            _ => &[],
+        };
+        if want.get(at..at + text.len()) != Some(text) {
+            return false;
+        }
+        at += text.len();
+        if end == body.len() {
+            return at == want.len();
+        }
+        if want.get(at) != Some(&b'\n') {
+            return false;
+        }
+        at += 1;
+        start = end + 1;
+    }
+}
+
 fn block_body(line: &str, indent: usize) -> &str {
     match line.get(indent..) {
         Some(body) if line.as_bytes()[..indent].iter().all(|&b| b == b' ') => body,

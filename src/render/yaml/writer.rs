@@ -7,9 +7,10 @@ mod split;
 
 use super::block::{block_tag, pairs_tag, Block};
 use super::{Annotator, Place};
+use crate::load::canon::literal_header;
 use crate::render::yaml_scalar::float_text;
 use crate::render::yaml_scalar::{
-    binary_block, literal_block, push_scalar_string, push_spaces, push_timestamp, write_key,
+    binary_block, push_literal_body, push_scalar_string, push_spaces, push_timestamp, write_key,
 };
 use crate::value::style::StyleBook;
 use crate::value::{base64, push_int, Kind, Node};
@@ -477,18 +478,25 @@ impl<'a> Writer<'a> {
         if self.styles.is_some() && self.spelled_scalar(v, block_indent, sep) {
             return;
         }
-        let block = match &v.kind {
-            Kind::Str(s) => literal_block(s, block_indent).map(|b| (b, "")),
-            Kind::Bytes(b) if !b.is_empty() => Some((binary_block(b, block_indent), "!!binary ")),
-            _ => None,
-        };
+        if let Kind::Str(s) = &v.kind {
+            if let Some(header) = literal_header(s) {
+                self.out.push_str(sep);
+                self.out.push_str(header);
+                self.newline(v);
+                push_literal_body(&mut self.out, s, block_indent);
+                return;
+            }
+        }
         self.out.push_str(sep);
-        if let Some((block, tag)) = block {
-            self.out.push_str(tag);
-            self.out.push_str(&block.header);
-            self.newline(v);
-            self.out.push_str(&block.body);
-            return;
+        if let Kind::Bytes(b) = &v.kind {
+            if !b.is_empty() {
+                let block = binary_block(b, block_indent);
+                self.out.push_str("!!binary ");
+                self.out.push_str(block.header);
+                self.newline(v);
+                self.out.push_str(&block.body);
+                return;
+            }
         }
         self.inline(v);
         self.newline(v);
