@@ -44,12 +44,10 @@ pub struct MimeError {
 /// cloud-init's test: `mime-version:` (any case) within the first 4096 bytes.
 pub fn is_mime(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(4096)];
-    // Compare only where an 'm' starts (one byte test per position, not thirteen).
-    head.iter().enumerate().any(|(i, &b)| {
-        b | 0x20 == b'm'
-            && head
-                .get(i..i + 13)
-                .is_some_and(|w| w.eq_ignore_ascii_case(b"mime-version:"))
+    // Compare only where an 'm' starts (found by memchr, not one byte at a time).
+    memchr::memchr2_iter(b'm', b'M', head).any(|i| {
+        head.get(i..i + 13)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"mime-version:"))
     })
 }
 
