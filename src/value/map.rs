@@ -154,6 +154,26 @@ impl Map {
                 .get_mut(i)
                 .map(|(_, v)| std::mem::replace(v, value));
         }
+        self.push_new(key, value, hash);
+        None
+    }
+
+    /// `insert` that gives the key back when an equal key was there (its value replaced, the
+    /// first key object kept): one search where a lookup then an insert make two.
+    pub fn insert_or_return(&mut self, key: Key, value: Node) -> Option<Key> {
+        let hash = self.index.as_ref().map(|_| hash_of(&key.0));
+        if let Some(i) = self.position(&key.0, hash) {
+            if let Some((_, v)) = self.entries.get_mut(i) {
+                *v = value;
+            }
+            return Some(key);
+        }
+        self.push_new(key, value, hash);
+        None
+    }
+
+    /// Appends a key found missing, `hash` its hash when the map has an index.
+    fn push_new(&mut self, key: Key, value: Node, hash: Option<u64>) {
         let at = self.entries.len();
         self.entries.push((key, value));
         match (self.index.as_mut(), hash) {
@@ -166,7 +186,6 @@ impl Map {
             _ if self.entries.len() >= INDEX_FROM => self.reindex(),
             _ => {}
         }
-        None
     }
 
     /// Adds a key the caller knows is not in the map (no search for it), last.
@@ -366,6 +385,14 @@ mod tests {
             ));
             let t = Key(Node::new(Kind::Bool(true), Span::NONE));
             assert_eq!(m.get(&t).and_then(Node::as_str), Some("float"));
+            // One search: the key given is handed back, the first key object stays.
+            let back = m.insert_or_return(t.clone(), Node::str("bool", Span::NONE));
+            assert!(matches!(back.map(|k| k.0.kind), Some(Kind::Bool(true))));
+            assert_eq!(m.get(&one_float).and_then(Node::as_str), Some("bool"));
+            assert!(m
+                .insert_or_return(Key(int(-1)), Node::null(Span::NONE))
+                .is_none());
+            assert!(m.shift_remove(&Key(int(-1))).is_some());
             assert_eq!(m.len(), n);
             assert!(m.shift_remove(&Key(int(0))).is_some());
             assert_eq!(m.get_index_of(&one_float), Some(0));

@@ -14,7 +14,7 @@ use super::parser::{Event, Props, Spanned};
 use super::record::Recorder;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::load::LoadOptions;
-use crate::value::{Key, KeyRef, Kind, Map, Node, SourceId, Span};
+use crate::value::{Key, Kind, Map, Node, SourceId, Span};
 use std::collections::HashMap;
 
 /// What a sequence becomes.
@@ -529,18 +529,14 @@ impl<'a, 'o> Composer<'a, 'o> {
         }
         let mut own = Map::with_capacity(count);
         for (k, v) in self.pairs.drain(from..) {
-            let key_span = k.span;
-            if let Some(old) = own.get_mut(&KeyRef(&k)) {
+            if let Some(Key(k)) = own.insert_or_return(Key(k), v) {
                 self.warnings.push(Warning::new(
                     format!(
                         "duplicate key {}: the later value wins (PyYAML keeps the last one)",
                         describe_key(&k)
                     ),
-                    key_span,
+                    k.span,
                 ));
-                *old = v;
-            } else {
-                own.insert(Key(k), v);
             }
         }
         let _ = span;
