@@ -31,14 +31,8 @@ struct Indented<'w> {
 
 impl Write for Indented<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut rest = buf;
-        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
-            let (line, tail) = rest.split_at(at + 1);
-            self.to.write_all(line)?;
-            self.to.write_all(self.pad)?;
-            rest = tail;
-        }
-        self.to.write_all(rest)?;
+        let pad = self.pad;
+        indent_lines(buf, pad, |piece| self.to.write_all(piece))?;
         Ok(buf.len())
     }
 
@@ -65,15 +59,28 @@ fn nested_small(
     raw.clear();
     padded.clear();
     serde_json::to_writer_pretty(&mut *raw, value).map_err(std::io::Error::other)?;
-    let mut rest = &raw[..];
+    indent_lines(raw, pad, |piece| {
+        padded.extend_from_slice(piece);
+        Ok(())
+    })?;
+    out.write_all(padded)
+}
+
+/// Hands on `text` in pieces with `pad` after each line break: the one indenting loop of
+/// `Indented` and `nested_small`.
+fn indent_lines(
+    text: &[u8],
+    pad: &[u8],
+    mut emit: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut rest = text;
     while let Some(at) = memchr::memchr(b'\n', rest) {
         let (line, tail) = rest.split_at(at + 1);
-        padded.extend_from_slice(line);
-        padded.extend_from_slice(pad);
+        emit(line)?;
+        emit(pad)?;
         rest = tail;
     }
-    padded.extend_from_slice(rest);
-    out.write_all(padded)
+    emit(rest)
 }
 
 /// Starts a member of the top-level object: `{\n  "name": ` or `,\n  "name": `.
