@@ -110,6 +110,12 @@ fn sexagesimal_tail(parts: &[&str]) -> bool {
 pub(crate) fn int_11(s: &str) -> Option<Kind> {
     let (neg, body) = split_sign(s);
     let b = body.as_bytes();
+    // The common spelling (`42404`): decimal digits, no underscore, no leading zero, short
+    // enough for an i64, read without copying the digits out.
+    if (1..=18).contains(&b.len()) && b[0] != b'0' && b.iter().all(u8::is_ascii_digit) {
+        let v = b.iter().fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+        return Some(Kind::Int(if neg { -v } else { v }));
+    }
     let (radix, digits): (u32, String) = if let Some(rest) = body.strip_prefix("0b") {
         if rest.is_empty() || !all(rest, |c| matches!(c, b'0' | b'1' | b'_')) {
             return None;
@@ -249,6 +255,10 @@ pub(crate) fn float_11(s: &str) -> Option<f64> {
     });
     if !(ok_mantissa && ok_exp) {
         return None;
+    }
+    // The common spelling (`801.37`, `1.5e+3`) is Rust's own float syntax: read as it is.
+    if !mantissa.contains('_') && !ip.is_empty() && !fp.is_empty() {
+        return body.parse::<f64>().ok().map(|v| sign * v);
     }
     let mut text = mantissa.replace('_', "");
     if text.ends_with('.') {
@@ -453,6 +463,15 @@ mod tests {
         assert_eq!(k("123456789012345678"), "Int(123456789012345678)");
         assert_eq!(k("9223372036854775807"), "Int(9223372036854775807)");
         assert_eq!(k("9223372036854775808"), "BigInt(\"9223372036854775808\")");
+        // The common spellings read without copying (and the others around them).
+        assert_eq!(k("801.37"), "Float(801.37)");
+        assert_eq!(k("-2.5e-3"), "Float(-0.0025)");
+        assert_eq!(k("+1.0e+999"), "Float(inf)");
+        assert_eq!(k("1_0.5"), "Float(10.5)");
+        assert_eq!(k("42404"), "Int(42404)");
+        assert_eq!(k("-999999999999999999"), "Int(-999999999999999999)");
+        assert_eq!(k("+0"), "Int(0)");
+        assert_eq!(k("007"), "Int(7)");
         assert_eq!(k("~"), "Null");
         assert_eq!(k("2024-01-02"), "Timestamp(\"2024-01-02\")");
         assert_eq!(
