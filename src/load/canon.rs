@@ -4,6 +4,7 @@
 //! scalar's own spelling only when it differs from these (`yaml/record.rs`).
 
 use super::resolve::is_ambiguous;
+use super::yaml::is_indicator;
 
 /// A float as YAML 1.1 reads it back (a dot always, a signed exponent).
 pub fn float_text(f: f64) -> String {
@@ -78,28 +79,7 @@ pub fn printable(c: char) -> bool {
 pub fn plain_ok_ascii(s: &str) -> Option<bool> {
     let b = s.as_bytes();
     let (&first, &last) = (b.first()?, b.last()?);
-    let indicator = matches!(
-        first,
-        b'-' | b'?'
-            | b':'
-            | b','
-            | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'#'
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'\''
-            | b'"'
-            | b'%'
-            | b'@'
-            | b'`'
-            | b' '
-    );
+    let indicator = is_indicator(first) || first == b' ';
     if indicator || last == b' ' || last == b':' {
         return Some(false);
     }

@@ -16,6 +16,7 @@ mod parser;
 mod record;
 mod scan;
 mod scanner;
+pub(crate) use scanner::is_indicator;
 mod split;
 mod split_map;
 

@@ -716,28 +716,7 @@ impl<'a> Scanner<'a> {
     /// `:` may start one when a non-blank follows (`?` and `:` only in block context).
     fn check_plain(&self) -> bool {
         let ch = self.peek();
-        // A `match`, not a search of the indicator list: this runs for every plain scalar.
-        let indicator = matches!(
-            ch,
-            b'-' | b'?'
-                | b':'
-                | b','
-                | b'['
-                | b']'
-                | b'{'
-                | b'}'
-                | b'#'
-                | b'&'
-                | b'*'
-                | b'!'
-                | b'|'
-                | b'>'
-                | b'\''
-                | b'"'
-                | b'%'
-                | b'@'
-                | b'`'
-        );
+        let indicator = is_indicator(ch);
         if !is_blankz(self.b, self.pos) && !indicator {
             return true;
         }
@@ -799,4 +778,31 @@ pub(super) fn py_repr_char(c: char) -> String {
         c if (c as u32) < 0x20 || c as u32 == 0x7f => format!("'\\x{:02x}'", c as u32),
         c => format!("'{c}'"),
     }
+}
+
+/// YAML's indicator characters (`c-indicator`): a plain scalar does not start with one (`-`,
+/// `?`, `:` only when followed by a space). A `match`, not a search of a list: this runs for
+/// every plain scalar the scanner reads and every string the writer writes.
+pub(crate) fn is_indicator(c: u8) -> bool {
+    matches!(
+        c,
+        b'-' | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
 }
