@@ -5,7 +5,8 @@
 
 use super::super::block::block_tag;
 use super::Writer;
-use crate::value::style::{literal_lines, Form, Spelling};
+use crate::render::yaml_scalar::push_literal_body;
+use crate::value::style::{Form, Spelling};
 use crate::value::Node;
 
 impl<'a> Writer<'a> {
@@ -131,7 +132,7 @@ impl<'a> Writer<'a> {
             self.out.push_str(&s.text);
             self.newline_spelled(v, s.comment.as_deref());
             match v.as_str().filter(|_| s.form == Form::Literal) {
-                Some(text) => literal_lines(text).for_each(|l| self.block_line(l, block_indent)),
+                Some(text) => push_literal_body(&mut self.out, text, block_indent),
                 None => s
                     .lines
                     .iter()
