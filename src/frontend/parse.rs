@@ -7,6 +7,7 @@
 
 use super::{add_text_input, Input, Settings};
 use crate::error::{Error, Result, Warning};
+use crate::load::Text;
 use crate::value::{SourceId, SourceMap};
 
 /// One input, parsed (or its parse error).
@@ -33,7 +34,7 @@ pub fn parse_inputs<T, F>(
 ) -> Vec<Result<Parsed<T>>>
 where
     T: Send,
-    F: Fn(&str, &str, SourceId, &mut Vec<Warning>) -> Result<T> + Sync,
+    F: Fn(&str, &mut Text, SourceId, &mut Vec<Warning>) -> Result<T> + Sync,
 {
     let mut work = Vec::with_capacity(inputs.len());
     let mut stop = None;
@@ -42,7 +43,8 @@ where
         match add_text_input(input, sources, settings) {
             Ok(id) => {
                 let keep = settings.explain || !sources.releasable(id);
-                work.push((name, id, sources.take_text(id), keep));
+                let again = if keep { None } else { sources.reload_of(id) };
+                work.push((name, id, Text::new(sources.take_text(id), again), keep));
             }
             Err(e) => {
                 stop = Some(e);
@@ -50,10 +52,10 @@ where
             }
         }
     }
-    let one = |(name, id, text, keep): (String, SourceId, String, bool)| {
+    let one = |(name, id, mut text, keep): (String, SourceId, Text, bool)| {
         let mut warnings = Vec::new();
-        let value = parse(&name, &text, id, &mut warnings);
-        let text = (keep || value.is_err()).then_some(text);
+        let value = parse(&name, &mut text, id, &mut warnings);
+        let text = (keep || value.is_err()).then(|| text.into_kept()).flatten();
         (id, text, value, warnings)
     };
     // A text the loader cuts into pieces on every thread is parsed alone, with every thread
@@ -63,14 +65,14 @@ where
     // holds their texts beside their trees (W1: 142 MiB instead of 124).
     let load = &settings.load;
     // Long enough for the loader to cut (`load::yaml::splits`: two pieces of 4 × parallel_min).
-    let long = |text: &str| text.len() >= load.parallel_min.saturating_mul(8);
+    let long = |text: &Text| text.as_str().len() >= load.parallel_min.saturating_mul(8);
     let few = work.iter().filter(|(_, _, text, _)| long(text)).count() < load.jobs;
     let alone: Vec<bool> = work
         .iter()
         .map(|(name, _, text, _)| {
             few && long(text)
                 && !crate::load::is_json_name(name)
-                && crate::load::yaml::splits(text, load)
+                && crate::load::yaml::splits(text.as_str(), load)
         })
         .collect();
     let mut together = Vec::new();
@@ -85,7 +87,7 @@ where
     let mut done: Vec<_> = crate::par::map_ordered(
         together,
         settings.load.par(),
-        |(_, (_, _, text, _))| text.len(),
+        |(_, (_, _, text, _))| text.as_str().len(),
         |(i, item)| (i, one(item)),
     );
     done.extend(by_itself.into_iter().map(|(i, item)| (i, one(item))));

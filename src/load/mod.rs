@@ -11,7 +11,43 @@ pub mod yaml;
 pub use resolve::YamlVersion;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::value::{Node, SourceId, Span};
+use crate::value::{Node, Reload, SourceId, Span};
+
+/// An input's text as a front-end's parse step gets it (`frontend::parse_inputs`): the run's
+/// copy, which a loader may take over (`spend`) when the text can be read again for a
+/// message. A long YAML text taken over is given back a piece at a time as it loads
+/// (`yaml::load_stream_text`), so it is not held beside its whole tree (issue 19: W1's two
+/// 20 MB texts were a third of its peak).
+pub struct Text {
+    text: Option<String>,
+    again: Option<Reload>,
+}
+
+impl Text {
+    /// `again`: how to read the text again once it is given back; `None` keeps it.
+    pub fn new(text: String, again: Option<Reload>) -> Text {
+        Text {
+            text: Some(text),
+            again,
+        }
+    }
+
+    /// The text (empty once spent).
+    pub fn as_str(&self) -> &str {
+        self.text.as_deref().unwrap_or_default()
+    }
+
+    /// The text and how to read it again, taken over by a loader; `None` when it must be kept.
+    pub fn spend(&mut self) -> Option<(String, Reload)> {
+        let again = self.again.take()?;
+        Some((self.text.take()?, again))
+    }
+
+    /// The text, unless a loader took it over.
+    pub fn into_kept(self) -> Option<String> {
+        self.text
+    }
+}
 
 /// Limits and scalar rules for loading.
 #[derive(Clone, Debug)]

@@ -371,6 +371,11 @@ impl SourceMap {
         }
     }
 
+    /// How to read a source's text again, if it can be.
+    pub fn reload_of(&self, id: SourceId) -> Option<Reload> {
+        self.get(id)?.reload.clone()
+    }
+
     /// Whether `release` would drop this source's text (it can be read again).
     pub fn releasable(&self, id: SourceId) -> bool {
         self.get(id).is_some_and(|s| s.reload.is_some())

@@ -129,7 +129,7 @@ impl Run<'_> {
         }
         let load = &self.settings.load;
         parse_inputs(inputs, self.sources, self.settings, |_, text, id, w| {
-            let doc = load::load_document(text, id, false, load, w)?;
+            let doc = load::load_document(text.as_str(), id, false, load, w)?;
             Ok(doc.unwrap_or_else(|| Node::null(crate::frontend::file_span(id))))
         })
     }

@@ -277,6 +277,7 @@ impl Hiera<'_> {
         let rules = slice::stamp(&[], load);
         let parsed = parse_inputs(inputs, self.sources, self.settings, |name, text, id, w| {
             let json = json.contains(name);
+            let text = text.as_str();
             let doc = load::load_document(text, id, json, load, w)?;
             let index = stale
                 .get(name)

@@ -72,7 +72,13 @@ pub fn prepare(
     warnings: &mut Vec<Warning>,
 ) -> Result<(DocLayers, PathRules, Option<Node>)> {
     let parsed = parse_inputs(layers, sources, settings, |name, text, id, warnings| {
-        load::load_document(text, id, load::is_json_name(name), &settings.load, warnings)
+        load::load_document(
+            text.as_str(),
+            id,
+            load::is_json_name(name),
+            &settings.load,
+            warnings,
+        )
     });
     if let Some(all) = crate::frontend::parse_failures(&parsed) {
         return Err(all);

@@ -59,9 +59,9 @@ pub fn merge_with_rules(
     let mut layers = Vec::new();
     let parsed = parse_inputs(inputs, sources, settings, |name, text, id, warnings| {
         if load::is_json_name(name) {
-            Ok(vec![load::json::load(text, id, &settings.load)?])
+            Ok(vec![load::json::load(text.as_str(), id, &settings.load)?])
         } else {
-            yaml::load_stream(text, id, &settings.load, warnings)
+            yaml::load_stream_text(text, id, &settings.load, warnings)
         }
     });
     if let Some(all) = crate::frontend::parse_failures(&parsed) {

@@ -19,8 +19,9 @@ mod scanner;
 pub(crate) use scanner::is_indicator;
 mod split;
 mod split_map;
+mod whole;
 
-use super::{check_text, LoadOptions};
+use super::{check_text, LoadOptions, Text};
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::value::{Kind, Node, SourceId, Span};
 use compose::Composer;
@@ -36,7 +37,26 @@ pub fn load_stream(
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
-    split::load_stream_split(text, source, opts, warnings)
+    split::load_stream_split(split::Whole::Here(text), source, opts, warnings)
+}
+
+/// `load_stream` of an input's text, which it takes over when it may (`Text::spend`) and the
+/// text is long enough to be cut: the text is then given back a piece at a time as the pieces
+/// load (`split::Whole`), on one thread or several.
+pub fn load_stream_text(
+    text: &mut Text,
+    source: SourceId,
+    opts: &LoadOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Node>> {
+    let min_piece = opts.parallel_min.saturating_mul(4);
+    if text.as_str().len() >= min_piece.saturating_mul(2) {
+        if let Some((owned, again)) = text.spend() {
+            let whole = split::Whole::Spend(owned, &again);
+            return split::load_stream_split(whole, source, opts, warnings);
+        }
+    }
+    load_stream(text.as_str(), source, opts, warnings)
 }
 
 /// Whether loading `text` (as a stream or as one document) is cut into pieces loaded on

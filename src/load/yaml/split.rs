@@ -11,94 +11,124 @@
 //! the stream's budget in total, a cut after a directive line (`%YAML` / `%TAG` belong to the
 //! document after them).
 
+pub(super) use super::whole::Whole;
 use super::{load_counted, LoadOptions};
 use crate::error::{Result, Warning};
 use crate::value::{Node, SourceId};
 
 /// `load_stream`, on `opts.jobs` threads when the text is long enough to cut.
-pub fn load_stream_split(
-    text: &str,
+pub(super) fn load_stream_split(
+    whole: Whole<'_>,
     source: SourceId,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
     // The smallest piece worth a thread of its own.
     let min_piece = opts.parallel_min.saturating_mul(4);
-    load_in_pieces(text, source, opts, warnings, min_piece)
+    load_in_pieces(whole, source, opts, warnings, min_piece)
 }
 
 fn load_in_pieces(
-    text: &str,
+    mut whole: Whole<'_>,
     source: SourceId,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
     min_piece: usize,
 ) -> Result<Vec<Node>> {
     let jobs = crate::par::jobs_here(opts.jobs);
-    let cuts = if jobs > 1 {
-        cuts(text, jobs, min_piece, opts.styles.is_some())
-    } else {
-        Vec::new()
-    };
+    let cuts = whole.cut_for(jobs).map_or_else(Vec::new, |for_jobs| {
+        cuts(whole.text(), for_jobs, min_piece, opts.styles.is_some())
+    });
     // More document starts than the limit allows: one pass finds where the limit is passed
     // (pieces would only be loaded to be loaded again).
-    let too_many = || {
+    let too_many = |text: &str| {
         let starts = memchr::memmem::find_iter(text.as_bytes(), b"\n---").count();
         starts >= opts.max_documents
     };
-    if cuts.is_empty() || too_many() {
+    if cuts.is_empty() || too_many(whole.text()) {
         // One document (no `---` line to cut at) may be cut at its top-level keys.
         if let Some(root) =
-            super::split_map::load_in_pieces(text, source, opts, warnings, min_piece)
+            super::split_map::load_in_pieces(&mut whole, source, opts, warnings, min_piece)
         {
             return Ok(vec![root]);
         }
-        return load_counted(text, source, opts, warnings).map(|(docs, _)| docs);
+        return load_counted(&whole.whole(source)?, source, opts, warnings).map(|(docs, _)| docs);
     }
-    let loaded = in_pieces(text, cuts, source, jobs, |piece, id, _| {
+    let loaded = in_pieces(&mut whole, cuts, source, jobs, |piece, id, _| {
         let mut warned = Vec::new();
         (load_counted(piece, id, opts, &mut warned), warned)
     });
     let (mut docs, mut warned, mut expanded) = (Vec::new(), Vec::new(), 0usize);
     for (result, w) in loaded {
         let Ok((d, aliased)) = result else {
-            return load_counted(text, source, opts, warnings).map(|(docs, _)| docs);
+            return load_counted(&whole.whole(source)?, source, opts, warnings)
+                .map(|(docs, _)| docs);
         };
         docs.extend(d);
         warned.extend(w);
         expanded = expanded.saturating_add(aliased);
     }
     if expanded > opts.alias_budget || docs.len() > opts.max_documents {
-        return load_counted(text, source, opts, warnings).map(|(docs, _)| docs);
+        drop(docs);
+        return load_counted(&whole.whole(source)?, source, opts, warnings).map(|(docs, _)| docs);
     }
     warnings.extend(warned);
     Ok(docs)
 }
 
-/// `load(piece, id, at)` for each piece of `text` cut at `cuts` (`id`: the piece's source id,
-/// so its spans are the whole text's; `at`: its offset), on up to `jobs` threads, in order.
+/// `load(piece, id, at)` for each piece of the text cut at `cuts` (`id`: the piece's source
+/// id, so its spans are the whole text's; `at`: its offset), on up to `jobs` threads; the
+/// results in the order of the pieces. A text given back (`Whole::Spend`) is loaded from its
+/// last piece, `jobs` pieces at a time, and cut short below each group once it is loaded: its
+/// memory goes back as it loads, without a copy.
 pub(super) fn in_pieces<R: Send>(
-    text: &str,
+    whole: &mut Whole<'_>,
     cuts: Vec<usize>,
     source: SourceId,
     jobs: usize,
     load: impl Fn(&str, SourceId, usize) -> R + Sync,
 ) -> Vec<R> {
-    let mut pieces = Vec::with_capacity(cuts.len() + 1);
-    let mut at = 0;
-    for cut in cuts.into_iter().chain([text.len()]) {
-        pieces.push((at, &text[at..cut]));
-        at = cut;
+    let len = whole.len();
+    let one = |(at, piece): (usize, &str)| {
+        let id = u32::try_from(at).map_or(u32::MAX, |at| source.saturating_add(at));
+        load(piece, id, at)
+    };
+    let starts: Vec<usize> = [0].into_iter().chain(cuts).collect();
+    let size = |(_, piece): &(usize, &str)| piece.len();
+    let text = match whole {
+        Whole::Here(text) => {
+            return crate::par::map_ordered(pieces(text, &starts, len), (jobs, 0), size, one);
+        }
+        Whole::Spend(text, _) => text,
+        Whole::Spent(..) => return Vec::new(),
+    };
+    let mut groups = Vec::new();
+    let mut end = len;
+    for group in starts.rchunks(jobs.max(1)) {
+        groups.push(crate::par::map_ordered(
+            pieces(text, group, end),
+            (jobs, 0),
+            size,
+            one,
+        ));
+        end = group[0];
+        text.truncate(end);
+        text.shrink_to_fit();
     }
-    crate::par::map_ordered(
-        pieces,
-        (jobs, 0),
-        |(_, piece)| piece.len(),
-        |(at, piece)| {
-            let id = u32::try_from(at).map_or(u32::MAX, |at| source.saturating_add(at));
-            load(piece, id, at)
-        },
-    )
+    if let Whole::Spend(_, again) = whole {
+        *whole = Whole::Spent(len, again);
+    }
+    groups.into_iter().rev().flatten().collect()
+}
+
+/// The pieces of `text` that start at `starts` (the last ends at `end`), with their offsets.
+fn pieces<'t>(text: &'t str, starts: &[usize], end: usize) -> Vec<(usize, &'t str)> {
+    let ends = starts.iter().skip(1).copied().chain([end]);
+    starts
+        .iter()
+        .zip(ends)
+        .map(|(&a, b)| (a, &text[a..b]))
+        .collect()
 }
 
 /// Where to cut `text` (byte offsets of `---` lines), about `4 * jobs` pieces of at least
@@ -145,6 +175,9 @@ pub(super) fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::{Reload, Span};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
 
     /// Small pieces, so short texts are cut (the tests run unoptimised).
     const PIECE: usize = 4 << 10;
@@ -155,7 +188,7 @@ mod tests {
         opts: &LoadOptions,
         warnings: &mut Vec<Warning>,
     ) -> Result<Vec<Node>> {
-        load_in_pieces(text, source, opts, warnings, PIECE)
+        load_in_pieces(Whole::Here(text), source, opts, warnings, PIECE)
     }
 
     fn stream(docs: usize) -> String {
@@ -257,6 +290,83 @@ mod tests {
         // A warning in a later piece (a duplicate key) is kept, in order.
         let text = format!("{}---\na: 1\na: 2\n{}", &good[..line], &good[line..]);
         same_as_one_pass(&text, &opts);
+    }
+
+    /// A text given back as it loads (`Whole::Spend`) gives what the same text lent gives —
+    /// documents, spans, warnings, or the error and its position — on one thread or four;
+    /// returns how often it was read again.
+    fn same_when_given_back(text: &str, jobs: usize) -> usize {
+        let opts = LoadOptions {
+            jobs,
+            styles: Some(crate::value::style::StyleSink::default()),
+            ..LoadOptions::default()
+        };
+        let reads = Arc::new(AtomicUsize::new(0));
+        let again = {
+            let (reads, text) = (reads.clone(), text.to_string());
+            Reload(Arc::new(move || {
+                reads.fetch_add(1, Ordering::Relaxed);
+                Some(text.clone())
+            }))
+        };
+        let (mut w1, mut w2) = (Vec::new(), Vec::new());
+        let lent = load_in_pieces(Whole::Here(text), 7, &opts, &mut w1, PIECE);
+        let spent = Whole::Spend(text.to_string(), &again);
+        let given = load_in_pieces(spent, 7, &opts, &mut w2, PIECE);
+        match (lent, given) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a, b);
+                let spans = |d: &[Node]| d.iter().map(|n| n.span).collect::<Vec<_>>();
+                assert_eq!(spans(&a), spans(&b));
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a.message, b.message);
+                assert_eq!(a.span, b.span);
+            }
+            (a, b) => panic!("lent {:?}, given back {:?}", a.is_ok(), b.is_ok()),
+        }
+        assert_eq!(w1.len(), w2.len());
+        reads.load(Ordering::Relaxed)
+    }
+
+    #[test]
+    fn a_text_given_back_as_it_loads_gives_what_the_text_lent_gives() {
+        let good = stream(1_000);
+        let mapping: String = (0..2_000)
+            .map(|i| format!("key_{i}:\n  name: n{i} # note\n  list: [1, \"two\"]\n"))
+            .collect();
+        for jobs in [1, 4] {
+            // Cut on one thread too, and never read again.
+            assert_eq!(same_when_given_back(&good, jobs), 0);
+            assert_eq!(same_when_given_back(&mapping, jobs), 0);
+            // A broken piece: the single pass reads the text again for its message.
+            let at = good.len() / 2;
+            let line = at + good[at..].find("\n---").expect("a document start") + 1;
+            let broken = format!("{}---\nkey: 'open\n{}", &good[..line], &good[line..]);
+            assert_eq!(same_when_given_back(&broken, jobs), 1);
+            // A key in two pieces of one mapping: read again for the single pass.
+            assert_eq!(
+                same_when_given_back(&format!("{mapping}key_0: x\n"), jobs),
+                1
+            );
+        }
+    }
+
+    #[test]
+    fn a_text_that_changed_before_it_is_read_again_is_an_error() {
+        let good = stream(1_000);
+        let at = good.len() / 2;
+        let line = at + good[at..].find("\n---").expect("a document start") + 1;
+        let broken = format!("{}---\nkey: 'open\n{}", &good[..line], &good[line..]);
+        let gone = Reload(Arc::new(|| None));
+        let opts = LoadOptions {
+            jobs: 2,
+            ..LoadOptions::default()
+        };
+        let spent = Whole::Spend(broken, &gone);
+        let e = load_in_pieces(spent, 7, &opts, &mut Vec::new(), PIECE).expect_err("fails");
+        assert!(e.message.contains("changed"), "{}", e.message);
+        assert_eq!(e.span, Some(Span::new(7, 0, 0)));
     }
 
     #[test]

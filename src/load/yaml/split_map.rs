@@ -14,6 +14,7 @@
 //! `---` / `...` line. When comments are kept, a cut is made only below a line of content
 //! (not below a comment or a blank line, which the single pass would read as above the key).
 
+use super::split::Whole;
 use super::{load_single_pass, LoadOptions};
 use crate::error::{Result, Warning};
 use crate::value::style::StyleSink;
@@ -28,7 +29,7 @@ pub fn load_single_split(
 ) -> Result<Option<Node>> {
     // The smallest piece worth a thread of its own.
     let min_piece = opts.parallel_min.saturating_mul(4);
-    match load_in_pieces(text, source, opts, warnings, min_piece) {
+    match load_in_pieces(&mut Whole::Here(text), source, opts, warnings, min_piece) {
         Some(root) => Ok(Some(root)),
         None => load_single_pass(text, source, opts, warnings),
     }
@@ -37,41 +38,42 @@ pub fn load_single_split(
 /// The document loaded in pieces, when it can be cut and the pieces stand for the single pass
 /// (`None`: load it in one pass). Warnings are added only then.
 pub(super) fn load_in_pieces(
-    text: &str,
+    whole: &mut Whole<'_>,
     source: SourceId,
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
     min_piece: usize,
 ) -> Option<Node> {
     let jobs = crate::par::jobs_here(opts.jobs);
-    let cuts = if jobs > 1 && text.len() >= min_piece.saturating_mul(2) {
-        cuts(text, jobs, min_piece, opts.styles.is_some())
-    } else {
-        Vec::new()
+    let len = whole.len();
+    let cuts = match whole.cut_for(jobs) {
+        Some(for_jobs) if len >= min_piece.saturating_mul(2) => {
+            cuts(whole.text(), for_jobs, min_piece, opts.styles.is_some())
+        }
+        _ => Vec::new(),
     };
     if cuts.is_empty() {
         return None;
     }
-    let loaded = super::split::in_pieces(text, cuts, source, jobs, |piece, id, at| {
+    let loaded = super::split::in_pieces(whole, cuts, source, jobs, |piece, id, at| {
         // Recorded apart: kept only if the pieces stand for the single pass.
         let sink = opts.styles.as_ref().map(|_| StyleSink::default());
         let piece_opts = LoadOptions {
-            continues: text.len() - (at + piece.len()),
+            continues: len - (at + piece.len()),
             styles: sink.clone(),
             ..opts.clone()
         };
         let mut warned = Vec::new();
         let doc = load_single_pass(piece, id, &piece_opts, &mut warned);
-        (doc, warned, sink)
+        // The root mapping must start at column 0 (an indented one ends at the first cut,
+        // where the single pass fails), and the later pieces' keys then stand beside its keys.
+        let at_line_start = at > 0 || starts_a_line(&doc, piece, id);
+        (doc, warned, sink, at_line_start)
     });
-    let (root, warned, sinks) = join(loaded)?;
-    // The root mapping must start at column 0 (an indented one ends at the first cut, where
-    // the single pass fails), and the later pieces' keys then stand beside its keys.
-    let first = root.as_map()?.keys().next()?.span().start;
-    let before = text.get(..first.checked_sub(source)? as usize)?;
-    if !(before.is_empty() || before.ends_with('\n') || before == "\u{feff}") {
+    if !loaded.iter().all(|l| l.3) {
         return None;
     }
+    let (root, warned, sinks) = join(loaded)?;
     if let Some(run) = &opts.styles {
         sinks
             .iter()
@@ -82,14 +84,34 @@ pub(super) fn load_in_pieces(
     Some(root)
 }
 
-type Loaded = (Result<Option<Node>>, Vec<Warning>, Option<StyleSink>);
+/// Whether the first piece's mapping starts a line: only a byte-order mark may stand before it.
+fn starts_a_line(doc: &Result<Option<Node>>, piece: &str, id: SourceId) -> bool {
+    let Some(first) = doc
+        .as_ref()
+        .ok()
+        .and_then(Option::as_ref)
+        .and_then(Node::as_map)
+        .and_then(|m| m.keys().next())
+    else {
+        // `join` turns the piece down.
+        return true;
+    };
+    let before = first
+        .span()
+        .start
+        .checked_sub(id)
+        .and_then(|at| piece.get(..at as usize));
+    before.is_some_and(|b| b.is_empty() || b.ends_with('\n') || b == "\u{feff}")
+}
+
+type Loaded = (Result<Option<Node>>, Vec<Warning>, Option<StyleSink>, bool);
 
 /// The pieces' mappings joined, their warnings and recorded styles; `None` when they do not
 /// stand for the single pass.
 fn join(loaded: Vec<Loaded>) -> Option<(Node, Vec<Warning>, Vec<StyleSink>)> {
     let (mut root, mut warned, mut sinks): (Option<Node>, _, Vec<StyleSink>) =
         (None, Vec::new(), Vec::new());
-    for (doc, w, sink) in loaded {
+    for (doc, w, sink, _) in loaded {
         let piece = doc.ok()??;
         if !matches!(piece.kind, Kind::Map(_)) {
             return None;
@@ -131,13 +153,18 @@ pub(super) fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> V
         (line.starts_with(b"---") || line.starts_with(b"..."))
             && matches!(line.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
     };
+    // A marker or a directive at the start of a line (searched for, not line by line: a
+    // search per line cost more than the rest of the cutting).
+    let marked =
+        |pattern: &[u8]| memchr::memmem::find_iter(bytes, pattern).any(|i| marker(&bytes[i + 1..]));
+    let directive = memchr::memchr_iter(b'%', bytes).any(|i| i == 0 || bytes[i - 1] == b'\n');
     // `<<` merges a mapping's keys in at the front of the one holding it: the whole root's.
     if memchr::memchr2(b'&', b'\r', bytes).is_some()
         || memchr::memmem::find(bytes, b"<<").is_some()
-        || bytes.first() == Some(&b'%')
+        || directive
         || marker(bytes)
-        || memchr::memchr_iter(b'\n', bytes)
-            .any(|i| bytes.get(i + 1) == Some(&b'%') || marker(&bytes[i + 1..]))
+        || marked(b"\n---")
+        || marked(b"\n...")
     {
         return Vec::new();
     }
@@ -193,7 +220,7 @@ mod tests {
         };
         let (mut w1, mut w2) = (Vec::new(), Vec::new());
         let one = load_single_pass(text, 1000, &opts, &mut w1).expect("loads");
-        let split = match load_in_pieces(text, 1000, &opts, &mut w2, PIECE) {
+        let split = match load_in_pieces(&mut Whole::Here(text), 1000, &opts, &mut w2, PIECE) {
             Some(root) => Some(root),
             None => load_single_pass(text, 1000, &opts, &mut w2).expect("loads"),
         };
@@ -253,12 +280,21 @@ mod tests {
             ..LoadOptions::default()
         };
         assert!(load_single_pass(&indented, 0, &opts, &mut Vec::new()).is_err());
-        assert!(load_in_pieces(&indented, 0, &opts, &mut Vec::new(), PIECE).is_none());
+        assert!(load_in_pieces(
+            &mut Whole::Here(&indented),
+            0,
+            &opts,
+            &mut Vec::new(),
+            PIECE
+        )
+        .is_none());
         // A flow mapping or an empty one first: the single pass fails after it (fuzz).
         for first in [" {}\n", "{\na: 1}\n"] {
             let flow = format!("{first}{}", doc(1_000));
             assert!(load_single_pass(&flow, 0, &opts, &mut Vec::new()).is_err());
-            assert!(load_in_pieces(&flow, 0, &opts, &mut Vec::new(), PIECE).is_none());
+            assert!(
+                load_in_pieces(&mut Whole::Here(&flow), 0, &opts, &mut Vec::new(), PIECE).is_none()
+            );
         }
         let repeated = format!("{}key_0: again\n", doc(1_000));
         let (one, split, _) = one_and_split(&repeated, false);
