@@ -164,12 +164,16 @@ fn sort_by_offset<T>(items: &mut [T], key: impl Fn(&T) -> u32) {
     }
 }
 
+/// Bytes of input per bit of `StyleBook::starts`.
+const GRAIN: usize = 16;
+
 /// Every source's styles, looked up by offset.
 #[derive(Debug, Default)]
 pub struct StyleBook {
     spellings: Vec<Spelling>,
-    /// One bit per offset from `base` on: set where a spelling starts (most scalars have
-    /// none, and the writer asks about every one).
+    /// One bit per `GRAIN` bytes from `base` on: set where a spelling starts in them (most
+    /// scalars have none, and the writer asks about every one; a bit per byte was 5 MiB on W1,
+    /// held while the output is written).
     base: u32,
     starts: Vec<u64>,
     trivia: Vec<Trivia>,
@@ -200,9 +204,9 @@ impl StyleBook {
         trivia.dedup_by_key(|t| t.to);
         let base = spellings.first().map_or(0, |s| s.at);
         let last = spellings.last().map_or(0, |s| s.at);
-        let mut starts = vec![0u64; (last - base) as usize / 64 + 1];
+        let mut starts = vec![0u64; (last - base) as usize / GRAIN / 64 + 1];
         for s in &spellings {
-            let i = (s.at - base) as usize;
+            let i = (s.at - base) as usize / GRAIN;
             starts[i / 64] |= 1 << (i % 64);
         }
         StyleBook {
@@ -227,7 +231,7 @@ impl StyleBook {
 
     /// The spelling of the node whose span starts at `at`, while it still holds `node`'s value.
     pub fn spelling(&self, at: u32, node: &Node) -> Option<&Spelling> {
-        let bit = at.checked_sub(self.base)? as usize;
+        let bit = at.checked_sub(self.base)? as usize / GRAIN;
         if self.starts.get(bit / 64)? & (1 << (bit % 64)) == 0 {
             return None;
         }

@@ -15,7 +15,7 @@
 //! (not below a comment or a blank line, which the single pass would read as above the key).
 
 use super::split::Whole;
-use super::{load_single_pass, LoadOptions};
+use super::{load_counted, load_single_pass, LoadOptions};
 use crate::error::{Result, Warning};
 use crate::value::style::StyleSink;
 use crate::value::{Kind, Node, SourceId, Span};
@@ -64,7 +64,10 @@ pub(super) fn load_in_pieces(
             ..opts.clone()
         };
         let mut warned = Vec::new();
-        let doc = load_single_pass(piece, id, &piece_opts, &mut warned);
+        // The stream loader's pass, as the text's own pass would run when it is a stream: a
+        // second document turns the pieces down, and the single pass then says what is wrong.
+        let doc = load_counted(piece, id, &piece_opts, &mut warned)
+            .map(|(docs, _)| <[Node; 1]>::try_from(docs).ok().map(|[doc]| doc));
         // The root mapping must start at column 0 (an indented one ends at the first cut,
         // where the single pass fails), and the later pieces' keys then stand beside its keys.
         let at_line_start = at > 0 || starts_a_line(&doc, piece, id);
