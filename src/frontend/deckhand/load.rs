@@ -33,7 +33,7 @@ pub fn documents(
         }
     }
     let parsed = parse_inputs(texts, sources, settings, |_, text, id, warnings| {
-        yaml::load_stream(text.as_str(), id, &settings.load, warnings)
+        yaml::load_stream_text(text, id, &settings.load, warnings)
     });
     if let Some(all) = crate::frontend::parse_failures(&parsed) {
         return Err(all);
