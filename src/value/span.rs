@@ -59,6 +59,13 @@ fn clamp(v: usize) -> u32 {
 #[derive(Clone)]
 pub struct Reload(pub Arc<dyn Fn() -> Option<String> + Send + Sync>);
 
+impl Reload {
+    /// The text read again, if it still has the length it had (`len` bytes).
+    pub fn read(&self, len: usize) -> Option<String> {
+        (self.0)().filter(|t| t.len() == len)
+    }
+}
+
 impl fmt::Debug for Reload {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Reload")
@@ -97,8 +104,7 @@ impl Source {
         self.text.get_or_init(|| {
             self.reload
                 .as_ref()
-                .and_then(|r| (r.0)())
-                .filter(|t| t.len() == self.len)
+                .and_then(|r| r.read(self.len))
                 .unwrap_or_default()
         })
     }

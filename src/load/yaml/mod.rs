@@ -27,6 +27,7 @@ use crate::value::{Kind, Node, SourceId, Span};
 use compose::Composer;
 use parser::{Event, Parser};
 use scanner::SyntaxError;
+use whole::Whole;
 
 /// Loads every document of a YAML stream, as `safe_load_all` does (a document's constructor
 /// errors are raised before the next document is read). An empty stream gives no documents.
@@ -37,12 +38,12 @@ pub fn load_stream(
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
-    split::load_stream_split(split::Whole::Here(text), source, opts, warnings)
+    split::load_stream_split(Whole::Here(text), source, opts, warnings)
 }
 
 /// `load_stream` of an input's text, which it takes over when it may (`Text::spend`) and the
 /// text is long enough to be cut: the text is then given back a piece at a time as the pieces
-/// load (`split::Whole`), on one thread or several.
+/// load (`whole::Whole`), on one thread or several.
 pub fn load_stream_text(
     text: &mut Text,
     source: SourceId,
@@ -52,7 +53,7 @@ pub fn load_stream_text(
     let min_piece = opts.parallel_min.saturating_mul(4);
     if text.as_str().len() >= min_piece.saturating_mul(2) {
         if let Some((owned, again)) = text.spend() {
-            let whole = split::Whole::Spend(owned, &again);
+            let whole = Whole::Spend(owned, &again);
             return split::load_stream_split(whole, source, opts, warnings);
         }
     }

@@ -261,14 +261,10 @@ impl<'a> Recorder<'a> {
             .into_iter()
             .filter_map(|r| self.trivia(r))
             .collect();
-        // Held until the run's book is built beside them (W1: 8 MiB with up to as much again
-        // of room the doubling left).
-        let mut spellings = self.spellings;
-        spellings.shrink_to_fit();
         Styles {
             source: self.source,
             len: u32::try_from(self.end).unwrap_or(u32::MAX),
-            spellings,
+            spellings: self.spellings,
             trivia,
             seq_indent: self.seq_indent,
         }

@@ -11,7 +11,7 @@
 //! the stream's budget in total, a cut after a directive line (`%YAML` / `%TAG` belong to the
 //! document after them).
 
-pub(super) use super::whole::Whole;
+use super::whole::Whole;
 use super::{load_counted, LoadOptions};
 use crate::error::{Result, Warning};
 use crate::value::{Node, SourceId};

@@ -14,7 +14,7 @@
 //! `---` / `...` line. When comments are kept, a cut is made only below a line of content
 //! (not below a comment or a blank line, which the single pass would read as above the key).
 
-use super::split::Whole;
+use super::whole::Whole;
 use super::{load_counted, load_single_pass, LoadOptions};
 use crate::error::{Result, Warning};
 use crate::value::style::StyleSink;

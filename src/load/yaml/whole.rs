@@ -11,7 +11,7 @@ use std::borrow::Cow;
 /// text is cut short below them as they are built (`split::in_pieces`), until nothing is
 /// left (`Spent`); a fallback single pass then reads it again. A text taken over is cut even
 /// on one thread.
-pub(crate) enum Whole<'a> {
+pub(super) enum Whole<'a> {
     Here(&'a str),
     Spend(String, &'a Reload),
     Spent(usize, &'a Reload),
@@ -50,14 +50,11 @@ impl<'a> Whole<'a> {
         match self {
             Whole::Here(t) => Ok(Cow::Borrowed(t)),
             Whole::Spend(t, _) => Ok(Cow::Borrowed(t)),
-            Whole::Spent(len, again) => (again.0)()
-                .filter(|t| t.len() == *len)
-                .map(Cow::Owned)
-                .ok_or_else(|| {
-                    Error::new(ErrorKind::Parse, "the file changed while strata read it")
-                        .at(Span::new(source, 0, 0))
-                        .hint("run strata again once the file stays as it is")
-                }),
+            Whole::Spent(len, again) => again.read(*len).map(Cow::Owned).ok_or_else(|| {
+                Error::new(ErrorKind::Parse, "the file changed while strata read it")
+                    .at(Span::new(source, 0, 0))
+                    .hint("run strata again once the file stays as it is")
+            }),
         }
     }
 }
