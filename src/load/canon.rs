@@ -1,7 +1,8 @@
 //! The spellings the YAML writer uses when it writes a value afresh: which strings may be
 //! written plain (every YAML 1.1 and 1.2 reader takes them back as the same string) and how a
 //! float is written. Shared by the writer (`render::yaml`) and the loader, which records a
-//! scalar's own spelling only when it differs from these (`yaml/record.rs`).
+//! scalar's own spelling only when it differs from these (`yaml/record.rs`). Also the one
+//! rule for where a kept plain spelling may stand in the output ([`plain_fits`]).
 
 use super::resolve::is_ambiguous;
 use super::yaml::is_indicator;
@@ -63,6 +64,54 @@ pub fn literal_header(s: &str) -> Option<&'static str> {
         (true, 1) => "|2",
         (true, _) => "|2+",
     })
+}
+
+/// Where the writer puts a scalar in its block output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// A mapping key, followed by `:`.
+    Key,
+    /// After `key: ` or `- `, the rest of the line.
+    Value,
+    /// A whole document, alone at the start of its line.
+    Document,
+}
+
+/// Whether the text of a plain scalar as it was written — in flow or block context, as a key
+/// or a value — is read as that same one plain scalar when written at `slot` in the block
+/// output (docs/comments.md, "Spelling"). Its value under the output's rules is the loader's
+/// concern (`yaml/record.rs` keeps a plain spelling only when it reads back as its value);
+/// this is the syntax, which changes with the place: `-`, `?` and `:` start a plain scalar in
+/// block context only before a character that is not blank (`[-]` holds the string `-`, `-`
+/// at the start of a block value is a sequence entry); a text ending in `:` is a key's text
+/// (`a:: 1` has the key `a:`) that, as a value, would read as a mapping; a document's line
+/// must not start with a document marker.
+pub fn plain_fits(text: &str, slot: Slot) -> bool {
+    let b = text.as_bytes();
+    let Some(&first) = b.first() else {
+        // An empty value (`key:`) is null; an empty key or document is written afresh.
+        return slot == Slot::Value;
+    };
+    let blank_after = matches!(b.get(1), None | Some(b' ' | b'\t'));
+    if matches!(first, b'-' | b'?' | b':') && blank_after {
+        return false;
+    }
+    if is_indicator(first) && !matches!(first, b'-' | b'?' | b':') {
+        return false;
+    }
+    match slot {
+        Slot::Key => true,
+        Slot::Value => last_not_colon(b),
+        Slot::Document => {
+            last_not_colon(b)
+                && !((b.starts_with(b"---") || b.starts_with(b"..."))
+                    && matches!(b.get(3), None | Some(b' ' | b'\t')))
+        }
+    }
+}
+
+fn last_not_colon(b: &[u8]) -> bool {
+    b.last() != Some(&b':')
 }
 
 pub fn printable(c: char) -> bool {

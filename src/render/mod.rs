@@ -4,7 +4,7 @@ pub mod diff;
 pub mod explain;
 pub mod json;
 pub mod yaml;
-mod yaml_scalar;
+pub(crate) mod yaml_scalar;
 
 /// Output format chosen with `--output`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

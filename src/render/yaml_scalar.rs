@@ -147,3 +147,35 @@ pub(super) fn push_literal_body(out: &mut String, s: &str, indent: usize) {
         start = end + 1;
     }
 }
+
+/// Appends `text` as the text of a comment: on one line, and only characters a YAML reader
+/// accepts in a comment. A line break or a character PyYAML's reader refuses (a control
+/// character, NEL, U+2028, U+2029, a BOM) is written as an escape (`\n`, `\x01`, `\u2028`),
+/// so a comment can neither end early (the rest would be read as data) nor make the output
+/// unreadable. A tab stays.
+pub fn push_comment_text(out: &mut String, text: &str) {
+    let plain = |b: u8| (b.wrapping_sub(b' ') < 0x5f) | (b == b'\t');
+    if text.bytes().fold(true, |all, b| all & plain(b)) {
+        out.push_str(text);
+        return;
+    }
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push('\t'),
+            c if crate::load::canon::printable(c) && !matches!(c, '\u{2028}' | '\u{2029}') => {
+                out.push(c)
+            }
+            c if (c as u32) < 0x100 => {
+                let _ = std::fmt::Write::write_fmt(out, format_args!("\\x{:02x}", c as u32));
+            }
+            c if (c as u32) < 0x10000 => {
+                let _ = std::fmt::Write::write_fmt(out, format_args!("\\u{:04x}", c as u32));
+            }
+            c => {
+                let _ = std::fmt::Write::write_fmt(out, format_args!("\\U{:08x}", c as u32));
+            }
+        }
+    }
+}

@@ -65,9 +65,7 @@ impl<'a> Recorder<'a> {
         let Some(slice) = self.text.get(start..end) else {
             return;
         };
-        let reads_back = || {
-            plain && !tagged && Node::new(resolve_plain(slice, self.version), node.span) == *node
-        };
+        let reads_back = || plain && !tagged && reads_as(slice, node, self.version);
         if matches!(self.open.last(), Some(Open::Flow(..) | Open::Inner)) {
             let poison = tagged || plain && !reads_back();
             let outer = self
@@ -108,7 +106,7 @@ impl<'a> Recorder<'a> {
             // A folded plain string: typed by its folded text, which must stay a string.
             _ if plain && !one_line => {
                 if let Kind::Str(s) = &node.kind {
-                    if matches!(resolve_plain(s, self.version), Kind::Str(_)) {
+                    if reads_as(s, node, self.version) {
                         self.push_lines(start, slice, node);
                     }
                 }
@@ -365,6 +363,24 @@ impl<'a> Recorder<'a> {
             at_end: to == self.end,
         })
     }
+}
+
+/// Whether a reader of the output reads the plain `text` as `node`: under `version`'s rules,
+/// and under the other version's too where the writer promises every reader the same value —
+/// for a string always (the writer quotes `1e3`, a float to YAML 1.2, and `yes`), and for any
+/// value under `--yaml 1.2` (whose output a YAML 1.1 reader reads the same: `0755`, `yes` and
+/// `2024-01-02` are written afresh there). Under YAML 1.1, `no`, `0755` and `~` keep their
+/// spelling: that is what they mean to the systems strata renders for.
+fn reads_as(text: &str, node: &Node, version: YamlVersion) -> bool {
+    let under = |v| Node::new(resolve_plain(text, v), node.span) == *node;
+    if !under(version) {
+        return false;
+    }
+    let (both, other) = match version {
+        YamlVersion::V1_1 => (matches!(node.kind, Kind::Str(_)), YamlVersion::V1_2),
+        YamlVersion::V1_2 => (true, YamlVersion::V1_1),
+    };
+    !both || under(other)
 }
 
 /// Whether the writer writes this plain scalar's value as it is spelled (`ascii`: the slice is

@@ -363,6 +363,11 @@ fn short_value_into(out: &mut String, n: &Node) {
         }
         Kind::List(_) => out.push_str("a list"),
         Kind::Map(_) => out.push_str("a mapping"),
+        Kind::Set(_) => out.push_str("a set"),
+        Kind::Tuple(_) => out.push_str("a pair"),
+        Kind::Bytes(b) => {
+            let _ = write!(out, "!!binary ({} bytes)", b.len());
+        }
         Kind::Null => out.push_str("null"),
         Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Kind::Int(i) => push_int(out, *i),

@@ -4,6 +4,7 @@
 use super::{comment_into, default_rules, located, priors, rule_text, Warnings};
 use crate::merge::{key_cow, Outcome, Step, Trace};
 use crate::render::yaml::{self, Annotator, Place};
+use crate::render::yaml_scalar::push_comment_text;
 use crate::rendered::{Rendered, StreamDoc};
 use crate::value::style::StyleBook;
 use crate::value::{Kind, Node, Path, SourceMap, Span};
@@ -25,7 +26,10 @@ pub(super) fn explain(
 ) -> std::io::Result<()> {
     let mut head = String::new();
     if focused {
-        let _ = writeln!(head, "# history of {} (oldest first):", shown(root_path));
+        comment_line(
+            &mut head,
+            &format!("# history of {} (oldest first):", shown(root_path)),
+        );
         if history.is_empty() {
             head.push_str("#   no merge decision touched this value\n");
         }
@@ -43,10 +47,13 @@ pub(super) fn explain(
                 rule_text(s, sources)
             );
             priors("was", &s.overrode, sources, &mut line);
-            let _ = writeln!(head, "{line}");
+            comment_line(&mut head, &line);
         }
         if root.is_none() {
-            let _ = writeln!(head, "# {} is not in the result", shown(root_path));
+            comment_line(
+                &mut head,
+                &format!("# {} is not in the result", shown(root_path)),
+            );
         }
     }
     // The header line (`#cloud-config`) stays first; then each built-in rule once.
@@ -58,7 +65,7 @@ pub(super) fn explain(
                 let _ = writeln!(head, "{h}");
             }
             for (rule, what) in defaults {
-                let _ = writeln!(head, "# {rule}: {what}");
+                comment_line(&mut head, &format!("# {rule}: {what}"));
             }
         }
     }
@@ -208,14 +215,11 @@ impl Annotator for Comments<'_> {
         let Some(d) = self.docs.and_then(|d| d.get(index)) else {
             return;
         };
-        let _ = writeln!(out, "# {} at {}", d.title, located(self.sources, d.at));
+        let line = format!("# {} at {}", d.title, located(self.sources, d.at));
+        comment_line(out, &line);
         for (title, at) in &d.parents {
-            let _ = writeln!(
-                out,
-                "#   parent {} at {}",
-                title,
-                located(self.sources, *at)
-            );
+            let line = format!("#   parent {} at {}", title, located(self.sources, *at));
+            comment_line(out, &line);
         }
     }
 
@@ -369,6 +373,13 @@ fn removed_yaml(rendered: &Rendered, sources: &SourceMap, out: &mut String) {
         if let Some(why) = reason(rendered, s) {
             let _ = write!(line, ": {why}");
         }
-        let _ = writeln!(out, "{line}");
+        comment_line(out, &line);
     }
+}
+
+/// A whole comment line (`line` starts with `#`): on one line, whatever the values, paths and
+/// file names in it hold (`push_comment_text`).
+fn comment_line(out: &mut String, line: &str) {
+    push_comment_text(out, line);
+    out.push('\n');
 }

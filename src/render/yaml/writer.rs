@@ -7,10 +7,11 @@ mod split;
 
 use super::block::{block_tag, pairs_tag, Block};
 use super::{Annotator, Place};
-use crate::load::canon::literal_header;
+use crate::load::canon::{literal_header, Slot};
 use crate::render::yaml_scalar::float_text;
 use crate::render::yaml_scalar::{
-    binary_block, push_literal_body, push_scalar_string, push_spaces, push_timestamp, write_key,
+    binary_block, push_comment_text, push_literal_body, push_scalar_string, push_spaces,
+    push_timestamp, write_key,
 };
 use crate::value::style::StyleBook;
 use crate::value::{base64, push_int, Kind, Node};
@@ -54,6 +55,22 @@ pub(super) struct Writer<'a> {
     /// Threads a big document's top-level entries may be written on, and the size below
     /// which it is written on one (`LoadOptions::par`; `split.rs`).
     pub(super) par: (usize, usize),
+    /// The last lines written are a block scalar's: comment and blank lines written next must
+    /// not read as its text (`keep.rs`, `comment_lines`).
+    after_block: Option<BlockEnd>,
+    /// Nothing has been written yet (a writer of one item of `split.rs` starts so).
+    fresh: bool,
+    /// The first lines this writer wrote were comment lines.
+    began_with_comments: bool,
+}
+
+/// Where the block scalar written last leaves the lines after it.
+#[derive(Clone, Copy)]
+pub(super) struct BlockEnd {
+    /// The rightmost column a comment line may start at (the block's key or `-`).
+    max_col: usize,
+    /// A `+` block: a blank line after it is part of its text.
+    keep: bool,
 }
 
 impl Sink<'_> {
@@ -93,7 +110,19 @@ impl<'a> Writer<'a> {
             flush_seqs: false,
             last_at: None,
             par: (1, 0),
+            after_block: None,
+            fresh: true,
+            began_with_comments: false,
         }
+    }
+
+    /// A block scalar's lines, indented `block_indent`, were just written (`keep`: with the
+    /// `+` chomping indicator).
+    fn block_ended(&mut self, block_indent: usize, keep: bool) {
+        self.after_block = Some(BlockEnd {
+            max_col: block_indent.saturating_sub(2),
+            keep,
+        });
     }
 
     pub(super) fn set_styles(&mut self, styles: Option<&'a StyleBook>) {
@@ -178,6 +207,8 @@ impl<'a> Writer<'a> {
     }
 
     fn end_line(&mut self, node: &Node) {
+        self.after_block = None;
+        self.fresh = false;
         if !node.span.is_none() {
             self.last_at = Some(node.span.start);
         }
@@ -199,7 +230,7 @@ impl<'a> Writer<'a> {
                         let pad = if len + 2 <= column { column - len } else { 2 };
                         push_spaces(&mut self.out, pad);
                         self.out.push_str("# ");
-                        self.out.push_str(&self.scratch);
+                        push_comment_text(&mut self.out, &self.scratch);
                     }
                 }
             }
@@ -317,7 +348,7 @@ impl<'a> Writer<'a> {
     fn entry(&mut self, k: &Node, v: &Node, indent: usize, enter: bool) {
         let at = self.out.len();
         // An empty spelling (a null key written as nothing) is no key: written afresh.
-        match self.spelled_inline(k).filter(|s| !s.text.is_empty()) {
+        match self.spelled_inline(k, Slot::Key) {
             Some(s) => s.write_inline(k, &mut self.out),
             None => write_key(&mut self.out, k),
         }
@@ -484,6 +515,7 @@ impl<'a> Writer<'a> {
                 self.out.push_str(header);
                 self.newline(v);
                 push_literal_body(&mut self.out, s, block_indent);
+                self.block_ended(block_indent, header.contains('+'));
                 return;
             }
         }
@@ -495,6 +527,7 @@ impl<'a> Writer<'a> {
                 self.out.push_str(block.header);
                 self.newline(v);
                 self.out.push_str(&block.body);
+                self.block_ended(block_indent, false);
                 return;
             }
         }

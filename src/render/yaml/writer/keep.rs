@@ -2,9 +2,16 @@
 //! holds the value it was spelled for, the comments and blank lines above an entry, the
 //! comment on a value's line, and the comments closing the input the last line came from.
 //! All looked up by span in the run's `StyleBook`.
+//!
+//! What is copied is proven where it lands (issue 35), by one rule each: a one-line spelling by
+//! [`fits`] (a plain text must read as the same scalar in the block slot it is written to:
+//! `load::canon::plain_fits`), and a comment or blank line by `comment_lines` (after a block
+//! scalar, a comment line stands left of the block's text and a blank line does not follow a
+//! `+` block: either would be read as part of the block).
 
 use super::super::block::block_tag;
 use super::Writer;
+use crate::load::canon::{plain_fits, Slot};
 use crate::render::yaml_scalar::push_literal_body;
 use crate::value::style::{Form, Spelling};
 use crate::value::Node;
@@ -20,15 +27,16 @@ impl<'a> Writer<'a> {
         book.spelling(v.span.start, v).filter(|s| s.form == form)
     }
 
-    /// A scalar's one-line spelling (`Inline`, or `Quoted`: see `Spelling::write_inline`).
-    pub(super) fn spelled_inline(&self, v: &Node) -> Option<&'a Spelling> {
+    /// A scalar's one-line spelling (`Inline`, or `Quoted`: see `Spelling::write_inline`), when
+    /// it reads back as the same scalar at `slot`.
+    pub(super) fn spelled_inline(&self, v: &Node, slot: Slot) -> Option<&'a Spelling> {
         let book = self.styles?;
         if v.span.is_none() {
             return None;
         }
         // One search and one comparison of the value, whichever of the two forms it has.
         book.spelling(v.span.start, v)
-            .filter(|s| matches!(s.form, Form::Inline | Form::Quoted))
+            .filter(|s| matches!(s.form, Form::Inline | Form::Quoted) && fits(s, slot))
     }
 
     /// A flow collection written unchanged (`[a, b]`, `{x: 1}`).
@@ -73,13 +81,26 @@ impl<'a> Writer<'a> {
         self.indent(indent);
     }
 
-    /// Whole comment lines (and blank ones), shifted by `shift` columns.
+    /// Whole comment lines (and blank ones), shifted by `shift` columns. Right after a block
+    /// scalar (`after_block`), a comment line is moved left of the block's text (to its key's
+    /// or `-`'s column at most) and a blank line after a `+` block is dropped: either would be
+    /// read as the block's text. The first comment line ends the block.
     pub(super) fn comment_lines(&mut self, lines: &[Option<(u32, Box<str>)>], shift: i64) {
+        if self.fresh && !lines.is_empty() {
+            self.began_with_comments = true;
+        }
         for line in lines {
-            if let Some((col, text)) = line {
-                let col = (i64::from(*col) + shift).max(0);
-                self.indent(col as usize);
-                self.out.push_str(text);
+            match line {
+                Some((col, text)) => {
+                    let mut col = (i64::from(*col) + shift).max(0) as usize;
+                    if let Some(end) = self.after_block.take() {
+                        col = col.min(end.max_col);
+                    }
+                    self.indent(col);
+                    self.out.push_str(text);
+                }
+                None if self.after_block.is_some_and(|end| end.keep) => continue,
+                None => {}
             }
             self.out.push('\n');
         }
@@ -138,9 +159,13 @@ impl<'a> Writer<'a> {
                     .iter()
                     .for_each(|l| self.block_line(l, block_indent)),
             }
+            self.block_ended(block_indent, s.text.contains('+'));
             return true;
         }
-        if let Some(s) = self.spelled(v, Form::Lines).filter(|_| block_indent > 0) {
+        let lines = self
+            .spelled(v, Form::Lines)
+            .filter(|s| block_indent > 0 && fits(s, Slot::Value));
+        if let Some(s) = lines {
             self.out.push_str(sep);
             self.out.push_str(&s.text);
             for line in &s.lines {
@@ -153,18 +178,13 @@ impl<'a> Writer<'a> {
             self.newline_spelled(v, None);
             return true;
         }
-        // An empty value stays empty after `key:` or `-`; a whole document says `null`. A whole
-        // document spelled `... x` or `--- x` (written after `---` on its line) would start a
-        // line with a document marker: written afresh.
-        let spelled = self.spelled_inline(v);
-        let fits = |s: &&Spelling| {
-            if sep.is_empty() {
-                !s.text.is_empty() && !marks_document(&s.text)
-            } else {
-                true
-            }
+        // An empty value stays empty after `key:` or `-`; a whole document says `null`.
+        let slot = if sep.is_empty() {
+            Slot::Document
+        } else {
+            Slot::Value
         };
-        if let Some(s) = spelled.filter(fits) {
+        if let Some(s) = self.spelled_inline(v, slot) {
             if !s.text.is_empty() {
                 self.out.push_str(sep);
                 s.write_inline(v, &mut self.out);
@@ -176,10 +196,10 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// Whether a line starting with `text` starts with a document marker (`---` or `...` followed
-/// by a space, a tab or nothing).
-fn marks_document(text: &str) -> bool {
-    let b = text.as_bytes();
-    (b.starts_with(b"---") || b.starts_with(b"..."))
-        && matches!(b.get(3), None | Some(b' ' | b'\t'))
+/// Whether a one-line spelling (or the first line of a `Lines` one) reads back as the same
+/// scalar at `slot`: a quoted text anywhere, a plain one where `plain_fits` says so.
+fn fits(s: &Spelling, slot: Slot) -> bool {
+    s.form == Form::Quoted
+        || matches!(s.text.as_bytes().first(), Some(b'\'' | b'"'))
+        || plain_fits(&s.text, slot)
 }

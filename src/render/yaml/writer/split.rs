@@ -34,6 +34,10 @@ struct Part {
     /// While measuring: the widest commented line, and whether no line can be wider.
     widest: Option<usize>,
     full: bool,
+    /// The item's text starts with comment lines (which depend on a block scalar before
+    /// them), and ends with a block scalar's lines.
+    began_with_comments: bool,
+    after_block: Option<super::BlockEnd>,
 }
 
 impl Writer<'_> {
@@ -104,6 +108,8 @@ impl Writer<'_> {
                         last_at: w.last_at,
                         widest: w.widest,
                         full: w.full,
+                        began_with_comments: w.began_with_comments,
+                        after_block: w.after_block,
                     }
                 },
             );
@@ -111,7 +117,9 @@ impl Writer<'_> {
                 if self.full {
                     return;
                 }
-                let alone = self.key_end.is_none() && part.used.is_disjoint(&self.used);
+                let alone = self.key_end.is_none()
+                    && part.used.is_disjoint(&self.used)
+                    && !(part.began_with_comments && self.after_block.is_some());
                 if alone {
                     if !measuring {
                         self.write_through(&part.out);
@@ -119,6 +127,8 @@ impl Writer<'_> {
                     self.used.extend(part.used);
                     self.key_end = part.key_end;
                     self.last_at = part.last_at.or(self.last_at);
+                    self.after_block = part.after_block;
+                    self.fresh = false;
                     self.widest = self.widest.max(part.widest);
                     self.full |= part.full;
                 } else {
