@@ -24,8 +24,10 @@ them. A value that cannot be encoded (a recursive structure, a string with lone 
 {"unencodable": why}.
 
 `--readback` (after `cargo test`, which writes target/yaml-test-suite/rendered/<ID>.yaml: strata's
-YAML writing of every case it reads) reads each writing with PyYAML and checks it gives the
-value PyYAML read from the case itself; exit 1 on any difference.
+YAML writing of every case it reads, and rendered-merge{,-no-comments,-explain}/<ID>.yaml: the
+`strata merge` binary's output in each mode) reads each writing with PyYAML and checks it gives
+the value PyYAML read from the case itself (for a merge of several documents: what the
+--no-comments output reads as); exit 1 on any difference.
 
 A failed download is not an error: the script prints a notice and exits 0, and the test skips
 (or uses an earlier recording). YAML_SUITE_TARBALL=path uses a local copy of the tarball.
@@ -165,7 +167,10 @@ def pyyaml(text):
 
 
 def readback():
-    """PyYAML reads strata's writings to the values it read from the cases."""
+    """PyYAML reads strata's writings to the values it read from the cases: the writer's own
+    (`rendered/`) and `strata merge`'s in its three modes (`rendered-merge*/`: a case of one
+    document must read as its value, a case of several, which merge folds, as the
+    `--no-comments` output reads)."""
     path = os.path.join(OUT, "pyyaml.json")
     rendered = os.path.join(OUT, "rendered")
     if not os.path.exists(path) or not os.path.isdir(rendered):
@@ -173,22 +178,32 @@ def readback():
         return 0
     with open(path, encoding="utf-8") as f:
         records = json.load(f)["cases"]
-    checked, bad = 0, []
-    for r in records:
-        file = os.path.join(rendered, r["id"].replace("/", "-") + ".yaml")
-        if "value" not in r["pyyaml"] or not os.path.exists(file):
-            continue
-        with open(file, encoding="utf-8") as f:
-            got = pyyaml(f.read())
-        checked += 1
-        if got != r["pyyaml"]:
-            bad.append(f"  {r['id']}: PyYAML reads strata's writing as {json.dumps(got)[:300]}; "
-                       f"the case itself as {json.dumps(r['pyyaml'])[:300]}")
-    print(f"yaml-suite readback: {checked - len(bad)} of {checked} of strata's writings read "
-          f"back by PyYAML {yaml.__version__} to the case's own value")
-    for line in bad:
-        print(line)
-    return 1 if bad else 0
+    failed = False
+    for folder in ("rendered", "rendered-merge", "rendered-merge-no-comments",
+                   "rendered-merge-explain"):
+        checked, bad = 0, []
+        for r in records:
+            name = r["id"].replace("/", "-") + ".yaml"
+            file = os.path.join(OUT, folder, name)
+            if "value" not in r["pyyaml"] or not os.path.exists(file):
+                continue
+            want = r["pyyaml"]
+            if folder != "rendered" and len(want["value"]) != 1:
+                ref = os.path.join(OUT, "rendered-merge-no-comments", name)
+                with open(ref, encoding="utf-8") as f:
+                    want = pyyaml(f.read())
+            with open(file, encoding="utf-8") as f:
+                got = pyyaml(f.read())
+            checked += 1
+            if got != want:
+                bad.append(f"  {r['id']}: PyYAML reads {folder}/{name} as {json.dumps(got)[:300]}; "
+                           f"the data rendered is {json.dumps(want)[:300]}")
+        print(f"yaml-suite readback: {folder}: {checked - len(bad)} of {checked} of strata's "
+              f"writings read back by PyYAML {yaml.__version__} as the data rendered")
+        for line in bad:
+            print(line)
+        failed |= bool(bad)
+    return 1 if failed else 0
 
 
 def main():

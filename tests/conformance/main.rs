@@ -11,6 +11,7 @@ mod heat;
 mod hiera;
 mod round_trip;
 mod yaml_suite;
+mod yaml_suite_merge;
 
 #[path = "../common/record.rs"]
 mod record;

@@ -146,7 +146,7 @@ fn py_timestamp(text: &str) -> Option<Value> {
 }
 
 /// Sorts set members by their JSON text, everywhere in a value, so sets compare as sets.
-fn canonical(v: &mut Value) {
+pub(crate) fn canonical(v: &mut Value) {
     match v {
         Value::Array(items) => items.iter_mut().for_each(canonical),
         Value::Object(m) => {
@@ -161,7 +161,7 @@ fn canonical(v: &mut Value) {
 
 /// strata's result for one input: `Err(message)` or the documents (encoded) with strata's
 /// YAML writing of them.
-fn strata_load(text: &str) -> Result<(Value, String), String> {
+pub(crate) fn strata_load(text: &str) -> Result<(Value, String), String> {
     let mut warnings = Vec::new();
     // A panic is a disagreement too, not the end of the run.
     let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -199,7 +199,7 @@ fn round_trip(value: &Value, written: &str) -> Option<String> {
 }
 
 /// A value's JSON text, cut to 300 characters for the failure list.
-fn short(v: &Value) -> String {
+pub(crate) fn short(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() > 300 {
         format!("{}...", s.chars().take(300).collect::<String>())

@@ -18,6 +18,8 @@ mod lookup;
 mod merge;
 mod positions;
 mod properties;
+mod readback;
 mod reliability;
 mod roundtrip;
+mod trust;
 mod util;

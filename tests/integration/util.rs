@@ -64,6 +64,7 @@ pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     let out = cmd.output().expect("run strata");
     if out.status.success() && stdin.is_none() {
         check_positions(args);
+        check_readback(args, &out.stdout);
     }
     if stdin.is_none() {
         let code = out.status.code().unwrap_or(-1);
@@ -91,12 +92,22 @@ pub fn command() -> Command {
     cmd
 }
 
-/// Re-renders a successful command in-process with `--explain` and fails the test if any
-/// value's recorded position does not hold that value (see `positions.rs`).
+/// Fails the test when the YAML (or JSON) a successful command wrote does not read back as
+/// the data it rendered, with and without `--explain` (see `readback.rs`).
 #[track_caller]
-pub fn check_positions(args: &[&str]) {
-    let abs: Vec<String> = args
-        .iter()
+pub fn check_readback(args: &[&str], stdout: &[u8]) {
+    let problems = crate::readback::check(&absolute(args), args, &String::from_utf8_lossy(stdout));
+    assert!(
+        problems.is_empty(),
+        "strata {}: the output does not read back as the data rendered:\n{}",
+        args.join(" "),
+        problems.join("\n")
+    );
+}
+
+/// The arguments with every existing path in `fixtures/` made absolute.
+fn absolute(args: &[&str]) -> Vec<String> {
+    args.iter()
         .map(|a| {
             let p = fixtures().join(a);
             if !a.starts_with('-') && !a.is_empty() && p.exists() {
@@ -105,7 +116,14 @@ pub fn check_positions(args: &[&str]) {
                 a.to_string()
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Re-renders a successful command in-process with `--explain` and fails the test if any
+/// value's recorded position does not hold that value (see `positions.rs`).
+#[track_caller]
+pub fn check_positions(args: &[&str]) {
+    let abs = absolute(args);
     let problems = crate::positions::check(&abs);
     assert!(
         problems.is_empty(),

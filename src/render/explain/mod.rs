@@ -409,7 +409,16 @@ fn alias_note_into(
         }
     }
     if let Some(alias) = via.filter(|a| *a != node.span) {
-        let name = sources.slice(alias).unwrap_or("*");
+        // The alias token alone (`*name`): an alias used as a key has the rest of its
+        // entry in its span.
+        let name = sources
+            .slice(alias)
+            .and_then(|t| {
+                t.split(|c: char| c.is_whitespace() || ",[]{}".contains(c))
+                    .next()
+            })
+            .filter(|t| t.starts_with('*'))
+            .unwrap_or("*");
         let _ = write!(out, " (via {name} at ");
         match sources.locate(alias) {
             Some(l) if sources.id_of(alias) == sources.id_of(node.span) => {
