@@ -14,6 +14,7 @@ mod heat;
 mod hiera;
 mod hiera_index;
 mod jobs;
+mod layers;
 mod lookup;
 mod merge;
 mod positions;
