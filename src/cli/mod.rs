@@ -162,16 +162,19 @@ enum Command {
         #[command(subcommand)]
         action: ArdanaAction,
     },
-    /// Merge plain YAML / JSON files in order. Without --how: maps merge deeply, a later scalar
-    /// or list replaces an earlier one. With --how: cloud-init's mergers, whose defaults keep
-    /// earlier values (dict() is no_replace; write dict(replace) for later-wins).
+    /// Merge plain YAML / JSON files in order; every document of a file is a layer (a warning
+    /// says so when a file holds several). Without --how: maps merge deeply, a later scalar or
+    /// list replaces an earlier one. With --how: cloud-init's mergers, whose defaults keep
+    /// earlier values (dict() is no_replace; dict(replace) takes later values whole, without
+    /// recursing).
     #[command(
-        after_help = "Examples (from the repository):\n  strata merge fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --how 'dict(replace,recurse_list)+list(append)' fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --explain=/app/replicas fixtures/merge/base.yaml fixtures/merge/prod.yaml"
+        after_help = "Examples (from the repository):\n  strata merge fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --how 'dict(no_replace,recurse_list)+list(append)' fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --explain=/app/replicas fixtures/merge/base.yaml fixtures/merge/prod.yaml"
     )]
     Merge {
         #[command(flatten)]
         common: Common,
-        /// cloud-init merger spec applied to every layer, e.g. 'dict(replace,recurse_list)+list(append)'.
+        /// cloud-init merger spec applied to every layer, e.g. 'dict(no_replace,recurse_list)+list(append)'
+        /// (nested mappings merged, lists appended, earlier scalars kept).
         /// Defaults as cloud-init's: dict() keeps earlier values (no_replace), list() replaces
         /// index-wise, str() replaces; a type without a merger keeps its earlier value.
         #[arg(long, value_name = "SPEC")]

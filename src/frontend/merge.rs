@@ -25,6 +25,11 @@ pub fn render(
     let mut warnings = Vec::new();
     let stack = match how_spec {
         None => Stack::deep_default(),
+        Some(text) if text.trim().is_empty() => {
+            return Err(Error::new(ErrorKind::Usage, "--how is empty").hint(
+                "give cloud-init's merger list, e.g. --how 'dict(no_replace,recurse_list)+list(append)', or drop --how for the plain deep merge",
+            ));
+        }
         Some(text) => {
             let origin = Origin::Default(format!("--how '{text}'").into());
             how::parse_string(text, &origin, Span::NONE).map_err(|e| {
@@ -34,7 +39,7 @@ pub fn render(
     };
     let cloud_init = how_spec.is_some();
     if cloud_init {
-        for (message, _) in how::lint(&stack) {
+        for (message, _) in how::lint(&stack).into_iter().chain(defaults(&stack)) {
             warnings.push(crate::error::Warning::new(
                 format!("--how: {message}"),
                 Span::NONE,
@@ -57,6 +62,16 @@ pub fn render(
         let loaded = loaded?;
         warnings.extend(loaded.warnings);
         let docs = loaded.value?;
+        if docs.len() > 1 {
+            warnings.push(crate::error::Warning::new(
+                format!(
+                    "{} holds {} documents: `strata merge` merges each as a layer, later over earlier, into one document; to render them one by one, give each its own file",
+                    sources.name(loaded.id),
+                    docs.len()
+                ),
+                super::file_span(loaded.id),
+            ));
+        }
         if docs.is_empty() {
             warnings.push(crate::error::Warning::new(
                 format!(
@@ -96,6 +111,10 @@ pub fn render(
             .merge_layer(acc, layer)
             .map_err(|(e, _)| merge_error(e))?;
         for n in std::mem::take(&mut engine.notices) {
+            // The first layer replaces only the empty start, which no input wrote.
+            if i == 0 {
+                continue;
+            }
             if let crate::merge::NoticeKind::KindChanged { old, new, was } = n.what {
                 let at = sources
                     .locate(was)
@@ -118,6 +137,28 @@ pub fn render(
         trace,
         stream: None,
     })
+}
+
+/// cloud-init's defaults that surprise a `--how` user: `dict()` without `replace` keeps the
+/// earlier value at a key both layers have (only mappings, and with `recurse_list` /
+/// `recurse_str` lists and strings, are merged into), and `list()` without a method replaces
+/// item by item, keeping the earlier list's length.
+fn defaults(stack: &Stack) -> Vec<(String, Span)> {
+    use crate::strategy::{DictMethod, ListMethod, MergerSpec};
+    let mut out = Vec::new();
+    for m in &stack.mergers {
+        let explicit = |opt: &str| m.text.contains(opt);
+        match &m.spec {
+            MergerSpec::Dict(o) if o.method == DictMethod::NoReplace && !explicit("no_replace") => {
+                out.push((format!("'{}' is cloud-init's no_replace: a later layer's value at a key an earlier layer set is ignored unless both are mappings{}; write dict(replace) for later values to win, or dict(no_replace,...) to say you mean it", m.text, if o.recurse_list || o.recurse_str { " (or lists / strings, which recurse)" } else { "" }), Span::NONE));
+            }
+            MergerSpec::List(o) if o.method == ListMethod::Replace && !explicit("replace") => {
+                out.push((format!("'{}' is cloud-init's index-wise replace: a later list replaces the earlier one item by item and the earlier list's length is kept; write list(append) to add items, or list(replace) to say you mean it", m.text), Span::NONE));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn merge_error(e: crate::merge::MergeError) -> Error {

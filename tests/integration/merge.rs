@@ -342,3 +342,66 @@ fn how_without_a_dict_merger_or_with_unknown_options_is_warned_about() {
     assert!(run.stderr.contains("did you mean 'recurse_array'?"));
     assert!(run.stderr.contains("did you mean 'append'?"));
 }
+
+#[test]
+fn what_a_merge_does_that_a_user_may_not_mean_is_said_and_nothing_else() {
+    // A file of one list: no mapping was replaced, no warning.
+    let run = strata(&["merge", "--strict", "merge/list-only.yaml"]);
+    assert_eq!(run.ok(), "- web\n- db\n");
+    assert_eq!(run.stderr, "");
+    // Several documents in one file are folded: said, and --strict refuses it.
+    let run = strata(&["merge", "merge/manifests.yaml"]);
+    assert_eq!(run.ok(), "kind: Service\nname: web\n");
+    assert!(
+        run.stderr.contains("manifests.yaml holds 2 documents"),
+        "{}",
+        run.stderr
+    );
+    strata(&["merge", "--strict", "merge/manifests.yaml"]).fails(1);
+    // An empty --how is refused as a usage error.
+    let run = strata(&["merge", "--how", "", "merge/base.yaml"]);
+    assert!(run.fails(2).contains("--how is empty"), "{}", run.stderr);
+    // dict(replace) never recurses: its recurse options and list(append) do nothing.
+    let files = ["merge/base.yaml", "merge/prod.yaml"];
+    let run = strata(
+        &[
+            &["merge", "--how", "dict(replace,recurse_list)+list(append)"][..],
+            &files,
+        ]
+        .concat(),
+    );
+    run.ok();
+    assert!(
+        run.stderr
+            .contains("recurse_list, list(append) have no effect"),
+        "{}",
+        run.stderr
+    );
+    // cloud-init's defaults, written as defaults, are named; written explicitly, they are not.
+    let run = strata(&[&["merge", "--how", "dict()+list()"][..], &files].concat());
+    assert!(
+        run.stderr.contains("'dict()' is cloud-init's no_replace"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("'list()' is cloud-init's index-wise replace"),
+        "{}",
+        run.stderr
+    );
+    let run = strata(
+        &[
+            &[
+                "merge",
+                "--strict",
+                "--how",
+                "dict(no_replace,recurse_list)+list(append)",
+            ][..],
+            &files,
+        ]
+        .concat(),
+    );
+    assert_eq!(run.stderr, "");
+    run.ok();
+}

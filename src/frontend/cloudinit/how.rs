@@ -312,6 +312,39 @@ pub fn lint(stack: &Stack) -> Vec<(String, Span)> {
             ));
         }
     }
+    // cloud-init's dict merger with `replace` takes a later value whole at every key both
+    // sides have: it never recurses, so its recurse options and the list and str mergers
+    // (reached only through a recursion: the document is a mapping) change nothing.
+    if let Some(m) = stack.for_type("map") {
+        if let MergerSpec::Dict(o) = &m.spec {
+            if o.method == DictMethod::Replace {
+                let mut idle: Vec<String> = Vec::new();
+                if o.recurse_list {
+                    idle.push("recurse_list".into());
+                }
+                if o.recurse_str {
+                    idle.push("recurse_str".into());
+                }
+                idle.extend(
+                    stack
+                        .mergers
+                        .iter()
+                        // A merger with options the user chose (`list()` and `str()`, in
+                        // cloud-init's own default, choose nothing).
+                        .filter(|x| {
+                            !matches!(x.spec, MergerSpec::Dict(_)) && !x.text.ends_with("()")
+                        })
+                        .map(|x| x.text.to_string()),
+                );
+                if !idle.is_empty() {
+                    out.push((
+                        format!("'{}' takes a later value whole at every key both layers have (cloud-init's dict merger does not recurse with 'replace'): {} have no effect here (to merge into nested mappings and lists write e.g. 'dict(no_replace,recurse_list)+list(append)', which keeps earlier scalars)", m.text, idle.join(", ")),
+                        at(m),
+                    ));
+                }
+            }
+        }
+    }
     if !stack.mergers.is_empty() && stack.for_type("map").is_none() {
         let text = stack.to_string();
         out.push((
