@@ -2,13 +2,16 @@
 //! `validate`'s summary, and `write`: the plan from `frontend::ardana::write`, printed (`--dry-run`, with a
 //! unified diff of each rewritten file) or carried out so that nothing is half-written: every
 //! new text is first written to a temporary file beside its target, and only when all of them
-//! exist are they renamed into place, then the obsolete files deleted. A failure while staging
-//! removes the temporary files and leaves the directory as it was. A crash between two renames
+//! exist are they renamed into place, then the obsolete files deleted (targets resolved and
+//! files staged as `--out` does it, `out.rs`: links written through, mode and owner kept,
+//! nothing renamed over what is not a regular file). A failure while staging removes the
+//! temporary files and leaves the directory as it was. A crash between two renames
 //! leaves each file either old or new; running the same write again finishes the job (files
 //! already renamed compare equal and are left alone).
 
 use super::files::io_error;
 use super::hiera::DiskFiles;
+use super::out::{self, Staged, Target};
 use crate::error::{Error, ErrorKind};
 use crate::frontend::ardana::write::{plan, Change, Status};
 use crate::frontend::{add_text_input, Settings};
@@ -139,15 +142,14 @@ fn write(
     Ok(())
 }
 
-/// Stages every new text, then renames and deletes.
+/// Stages every new text, then renames and deletes. A target is resolved as `--out` resolves
+/// it (`out::target`): a symbolic link is written through, an existing file keeps its mode and
+/// owner (or is refused), and anything but a regular file is refused before anything changes.
 fn apply(dir: &Path, changes: &[Change]) -> Result<(), Error> {
     let fail_after: Option<usize> = std::env::var(FAIL_AFTER).ok().and_then(|v| v.parse().ok());
-    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let cleanup = |staged: &[(PathBuf, PathBuf)]| {
-        for (tmp, _) in staged {
-            let _ = std::fs::remove_file(tmp);
-        }
-    };
+    let mut staged: Vec<Staged> = Vec::new();
+    let cleanup = |staged: &[Staged]| staged.iter().for_each(Staged::discard);
+    let unchanged = "nothing in the model directory was changed";
     for c in changes {
         let Some(text) = &c.text else { continue };
         if fail_after == Some(staged.len()) {
@@ -158,26 +160,52 @@ fn apply(dir: &Path, changes: &[Change]) -> Result<(), Error> {
             ));
         }
         let target = dir.join(&c.rel);
-        let parent = target.parent().map(Path::to_path_buf).unwrap_or_default();
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = parent.join(format!(".{name}.strata-{}.tmp", std::process::id()));
-        let result = std::fs::create_dir_all(&parent)
-            .and_then(|()| std::fs::write(&tmp, text))
-            .and_then(|()| std::fs::File::open(&tmp).and_then(|f| f.sync_all()));
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&tmp);
-            cleanup(&staged);
-            return Err(io_error(&target.display().to_string(), "write", &e)
-                .hint("nothing in the model directory was changed"));
+        let name = target.display().to_string();
+        let resolved = out::target(&target, &name).and_then(|t| match t {
+            Target::Replace { path, keep } if inside(&path, dir) => Ok((path, keep)),
+            Target::Replace { path, .. } => Err(Error::new(
+                ErrorKind::Io,
+                format!(
+                    "cannot write {name}: it leads (through a symbolic link) to {}, outside the model directory",
+                    path.display()
+                ),
+            )
+            .in_file(&name)),
+            Target::InPlace { what, .. } => Err(Error::new(
+                ErrorKind::Io,
+                format!("cannot write {name}: it is {what}, not a regular file, and ardana write replaces model files"),
+            )
+            .in_file(&name)),
+            Target::Stdout | Target::Stderr => Err(Error::new(
+                ErrorKind::Io,
+                format!("cannot write {name}: it names standard output or error, not a model file"),
+            )
+            .in_file(&name)),
+        });
+        let result = resolved.and_then(|(path, keep)| {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| io_error(&name, "write", &e))?;
+            }
+            out::stage(&path, keep.as_ref(), &name, &mut |w| {
+                w.write_all(text.as_bytes())
+            })
+        });
+        match result {
+            Ok(s) => staged.push(s),
+            Err(e) => {
+                cleanup(&staged);
+                let hint = match &e.hint {
+                    Some(h) => format!("{h}; {unchanged}"),
+                    None => unchanged.to_string(),
+                };
+                return Err(e.hint(hint));
+            }
         }
-        staged.push((tmp, target));
     }
-    for (tmp, target) in &staged {
-        std::fs::rename(tmp, target).map_err(|e| {
-            io_error(&target.display().to_string(), "write", &e)
+    for s in staged {
+        let name = s.path.display().to_string();
+        s.commit().map_err(|e| {
+            io_error(&name, "write", &e)
                 .hint("files renamed before this one are new, the rest old: run the same write again to finish")
         })?;
     }
@@ -189,4 +217,16 @@ fn apply(dir: &Path, changes: &[Change]) -> Result<(), Error> {
         })?;
     }
     Ok(())
+}
+
+/// Whether `path` (a file that may not exist yet) is inside `dir` once links are resolved: its
+/// nearest existing folder, made canonical, is `dir` or below it.
+fn inside(path: &Path, dir: &Path) -> bool {
+    let Ok(dir) = dir.canonicalize() else {
+        return false;
+    };
+    path.ancestors()
+        .skip(1)
+        .find_map(|a| a.canonicalize().ok())
+        .is_some_and(|a| a.starts_with(&dir))
 }

@@ -4,7 +4,8 @@
 //! compares two renders already on disk. Exit 0, or with `--exit-code` 3 when something
 //! changed (1 and 2 stay the contract's: bad input, bad command line).
 
-use super::files::{write_atomic_with, write_stdout_with};
+use super::files::write_stdout_with;
+use super::out::write_out_with;
 use super::tree::{Disk, GitTree, Tree};
 use super::{colour, dispatch, report_warnings, settings_of, Cli, Command, Top};
 use crate::error::{Error, ErrorKind, Warning};
@@ -134,7 +135,7 @@ fn run(a: &DiffArgs) -> Result<bool, Failed> {
         }
     };
     match &a.out {
-        Some(path) => write_atomic_with(path, &mut emit),
+        Some(path) => write_out_with(path, &mut emit),
         None => write_stdout_with(&mut emit),
     }
     .map_err(plain)?;

@@ -1,12 +1,12 @@
 //! The CLI's files: reading inputs (a file or stdin, bounded by `--max-input-size` before a
-//! byte is read), writing stdout (a closed pipe is not an error) and `--out` atomically
-//! (a temporary file beside the target, renamed into place), and the I/O error messages.
+//! byte is read), writing stdout (a closed pipe is not an error), and the I/O error messages.
+//! `--out` is `out.rs`.
 
 use crate::error::{Error, ErrorKind};
 use crate::frontend::Input;
 use crate::value::Reload;
 use std::io::{IsTerminal, Read, Write};
-use std::path::{Path as FsPath, PathBuf};
+use std::path::Path as FsPath;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -136,64 +136,6 @@ pub(super) fn write_stdout_with(
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(io_error("<stdout>", "write", &e)),
     }
-}
-
-/// Writes what `emit` produces (through a buffer) into a temporary file beside the target,
-/// then renames it into place: readers see the old file or the new one, never a half-written
-/// one.
-pub fn write_atomic_with(
-    path: &FsPath,
-    emit: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<(), Error> {
-    let name = path.display().to_string();
-    // A symlink is written through: its target is replaced, the link stays a link.
-    let resolved;
-    let path = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            resolved = std::fs::canonicalize(path).map_err(|e| {
-                io_error(&name, "write", &e)
-                    .hint("the output is a symbolic link whose target does not exist: give the target's path, or remove the link")
-            })?;
-            resolved.as_path()
-        }
-        _ => path,
-    };
-    // An existing file keeps its permissions (user-data often holds secrets) and, where the
-    // system allows it, its owner and group.
-    let keep = std::fs::metadata(path)
-        .ok()
-        .filter(std::fs::Metadata::is_file);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{file_name}.strata-{}.tmp", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(&tmp)?);
-        emit(&mut f)?;
-        let f = f
-            .into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?;
-        if let Some(meta) = &keep {
-            f.set_permissions(meta.permissions())?;
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::MetadataExt;
-                // Only root may give a file away; anyone else keeps their own ownership.
-                let _ = std::os::unix::fs::fchown(&f, Some(meta.uid()), Some(meta.gid()));
-            }
-        }
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io_error(&name, "write", &e)
-    })
 }
 
 #[cfg(test)]

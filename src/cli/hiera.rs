@@ -2,7 +2,8 @@
 //! reads from disk (`DiskFiles`, shared with `strata ardana`), and the `--explain-levels`
 //! report written instead of the value.
 
-use super::files::{write_atomic_with, write_stdout_with};
+use super::files::write_stdout_with;
+use super::out::write_out_with;
 use super::tree::read_needed;
 use super::tree::Tree;
 use super::Command;
@@ -98,7 +99,7 @@ pub(super) fn run_explain_levels(command: Command, sources: &mut SourceMap) -> R
     let text = out.report.unwrap_or_default();
     let mut emit = |w: &mut dyn Write| w.write_all(text.as_bytes());
     match common.out {
-        Some(path) => write_atomic_with(&path, &mut emit),
+        Some(path) => write_out_with(&path, &mut emit),
         None => write_stdout_with(&mut emit),
     }
 }

@@ -22,11 +22,12 @@ mod diff;
 mod docs;
 mod files;
 mod hiera;
+mod out;
 mod tree;
 use ardana::ArdanaAction;
-pub use files::write_atomic_with;
 use files::{write_stdout_with, MAX_INPUT_SIZE};
 use hiera::{hiera_job, run_explain_levels, HieraOpts};
+pub use out::write_out_with;
 use tree::{read_inputs, read_needed, Disk, Tree, TreeFiles};
 
 #[derive(Parser, Debug)]
@@ -589,7 +590,7 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
                 }
             };
             match out {
-                Some(path) => write_atomic_with(&path, &mut emit),
+                Some(path) => write_out_with(&path, &mut emit),
                 None => write_stdout_with(&mut emit),
             }
         }
@@ -600,7 +601,7 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
                 render::explain::write_json(&rendered, sources, focus.as_ref(), &result, w)
             };
             match out {
-                Some(path) => write_atomic_with(&path, &mut emit),
+                Some(path) => write_out_with(&path, &mut emit),
                 None => write_stdout_with(&mut emit),
             }
         }
@@ -609,7 +610,7 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
             render::json::check(&rendered.doc)?;
             let mut emit = |w: &mut dyn Write| render::json::write(&rendered.doc, w);
             match out {
-                Some(path) => write_atomic_with(&path, &mut emit),
+                Some(path) => write_out_with(&path, &mut emit),
                 None => write_stdout_with(&mut emit),
             }
         }

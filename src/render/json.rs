@@ -1,9 +1,12 @@
 //! JSON writer: pretty-printed with two-space indentation, keys in order. Non-string keys are
-//! written as Python's `json` module writes them (`true`, `1`, `null`); timestamps as strings.
+//! written as Python's `json` module writes them (`true`, `1`, `1.5`, `NaN`, `null`);
+//! timestamps as strings. A JSON object never holds a key twice: a mapping whose keys would
+//! be written as the same text (`1` and `'1'`) has no JSON form and is refused, before any
+//! byte is written.
 
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::merge::key_text;
-use crate::value::{Kind, Node};
+use crate::value::{Key, Kind, Map, Node};
+use std::collections::HashMap;
 
 /// Renders a value as pretty JSON with a trailing newline.
 pub fn to_string(node: &Node) -> Result<String> {
@@ -18,14 +21,88 @@ pub fn to_string(node: &Node) -> Result<String> {
     Ok(out.buf)
 }
 
-/// Fails on the first value (in document order) that has no JSON form: a NaN or infinity.
+/// Fails on the first value (in document order) that has no JSON form: a NaN or infinity, a
+/// mapping with two keys written as the same text, a pair (tuple) as a key.
 pub fn check(node: &Node) -> Result<()> {
     match &node.kind {
         Kind::Float(f) if !f.is_finite() => Err(no_json_form(*f, node)),
         Kind::List(items) | Kind::Tuple(items) => items.iter().try_for_each(check),
-        Kind::Map(m) => m.values().try_for_each(check),
+        Kind::Map(m) => {
+            check_keys(m)?;
+            m.values().try_for_each(check)
+        }
         Kind::Set(m) => m.keys().try_for_each(|k| check(&k.0)),
         _ => Ok(()),
+    }
+}
+
+/// The text a key is written as in JSON, as Python's `json` writes keys: strings as they are,
+/// `true` / `false` / `null`, integers in decimal, floats as `repr` (`1.0`, `1e+20`) or
+/// `NaN`, `Infinity`, `-Infinity`; timestamps as their text and binary data as base64 (which
+/// Python's `json` refuses). `None` for a key JSON cannot hold (a tuple).
+pub fn key_text(key: &Node) -> Option<String> {
+    Some(match &key.kind {
+        Kind::Str(s) => s.to_string(),
+        Kind::Timestamp(s) | Kind::BigInt(s) => s.to_string(),
+        Kind::Null => "null".into(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Int(i) => i.to_string(),
+        Kind::Float(f) if f.is_nan() => "NaN".into(),
+        Kind::Float(f) if f.is_infinite() => if *f > 0.0 { "Infinity" } else { "-Infinity" }.into(),
+        Kind::Float(f) => crate::value::py::float_repr(*f),
+        Kind::Bytes(b) => crate::value::base64(b),
+        Kind::List(_) | Kind::Map(_) | Kind::Set(_) | Kind::Tuple(_) => return None,
+    })
+}
+
+/// A mapping's keys, as JSON object keys: none without a JSON form, no text twice. Only a key
+/// that is not a string can collide (two string keys are two texts), so a mapping of string
+/// keys is not searched.
+fn check_keys(m: &Map) -> Result<()> {
+    if m.keys().all(|k| matches!(k.0.kind, Kind::Str(_))) {
+        return Ok(());
+    }
+    let mut seen: HashMap<String, &Key> = HashMap::with_capacity(m.len());
+    for k in m.keys() {
+        let Some(text) = key_text(&k.0) else {
+            return Err(Error::new(
+                ErrorKind::Merge,
+                format!(
+                    "the key {} ({}) has no JSON form: a JSON object's keys are strings",
+                    crate::merge::key_text(&k.0),
+                    k.0.kind_phrase()
+                ),
+            )
+            .at(k.span())
+            .hint("use --output yaml, or change the key to a string"));
+        };
+        if let Some(first) = seen.get(&text) {
+            let mut quoted = String::new();
+            write_string(&mut quoted, &text);
+            return Err(Error::new(
+                ErrorKind::Merge,
+                format!(
+                    "the keys {} ({}) and {} ({}) would both be written as the JSON key {quoted}, and a JSON object cannot hold a key twice",
+                    describe(&first.0),
+                    first.0.kind_phrase(),
+                    describe(&k.0),
+                    k.0.kind_phrase()
+                ),
+            )
+            .at(k.span())
+            .note("the other key", first.span())
+            .hint("use --output yaml, or rename one of the keys"));
+        }
+        seen.insert(text, k);
+    }
+    Ok(())
+}
+
+/// A key as the messages show it: a string quoted, anything else as YAML writes it.
+fn describe(k: &Node) -> String {
+    match &k.kind {
+        Kind::Str(s) => format!("'{s}'"),
+        _ => super::yaml_scalar::key_string(k),
     }
 }
 
@@ -224,7 +301,7 @@ fn write_value(out: &mut Out<'_>, node: &Node, indent: usize) {
                     out.buf.push(',');
                 }
                 newline(&mut out.buf, indent + 2);
-                write_string(&mut out.buf, &key_text(&k.0));
+                write_string(&mut out.buf, &key_text(&k.0).unwrap_or_default());
                 out.buf.push_str(": ");
                 write_value(out, v, indent + 2);
                 out.spill(SPILL_AT);
@@ -263,12 +340,13 @@ fn write_compact(out: &mut String, node: &Node) -> Result<()> {
             out.push(']');
         }
         Kind::Map(m) => {
+            check_keys(m)?;
             out.push('{');
             for (i, (k, v)) in m.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                write_string(out, &key_text(&k.0));
+                write_string(out, &key_text(&k.0).unwrap_or_default());
                 out.push(':');
                 write_compact(out, v)?;
             }
@@ -277,4 +355,59 @@ fn write_compact(out: &mut String, node: &Node) -> Result<()> {
         _ => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Span;
+
+    fn node(kind: Kind) -> Node {
+        Node::new(kind, Span::NONE)
+    }
+
+    /// Keys as Python's `json` writes them; a mapping whose keys collide as text, or with a
+    /// tuple key, has no JSON form (neither pretty nor compact).
+    #[test]
+    fn keys_are_written_as_python_writes_them_and_never_twice() {
+        let text = |k: Kind| key_text(&node(k));
+        assert_eq!(text(Kind::Float(1.0)).as_deref(), Some("1.0"));
+        assert_eq!(text(Kind::Float(1e20)).as_deref(), Some("1e+20"));
+        assert_eq!(text(Kind::Float(f64::NAN)).as_deref(), Some("NaN"));
+        assert_eq!(
+            text(Kind::Float(f64::NEG_INFINITY)).as_deref(),
+            Some("-Infinity")
+        );
+        assert_eq!(text(Kind::Bool(true)).as_deref(), Some("true"));
+        assert_eq!(text(Kind::Null).as_deref(), Some("null"));
+        assert_eq!(text(Kind::Tuple(thin_vec::ThinVec::new())), None);
+        let map = |keys: Vec<Kind>| {
+            let mut m = Map::new();
+            for k in keys {
+                m.insert(Key(node(k)), node(Kind::Null));
+            }
+            node(Kind::Map(Box::new(m)))
+        };
+        for (a, b) in [
+            (Kind::Int(1), Kind::Str("1".into())),
+            (Kind::Bool(true), Kind::Str("true".into())),
+            (Kind::Null, Kind::Str("null".into())),
+            (Kind::Float(f64::NAN), Kind::Str("NaN".into())),
+            (
+                Kind::Timestamp("2024-01-02".into()),
+                Kind::Str("2024-01-02".into()),
+            ),
+        ] {
+            let m = map(vec![a, b]);
+            assert_eq!(m.as_map().map(Map::len), Some(2));
+            assert!(to_string(&m).is_err());
+            assert!(to_compact(&m).is_err());
+        }
+        let fine = map(vec![Kind::Int(1), Kind::Str("2".into()), Kind::Float(1.5)]);
+        assert_eq!(
+            to_compact(&fine).ok().as_deref(),
+            Some(r#"{"1":null,"2":null,"1.5":null}"#)
+        );
+        assert!(to_string(&map(vec![Kind::Tuple(thin_vec::ThinVec::new())])).is_err());
+    }
 }

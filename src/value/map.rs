@@ -1,8 +1,9 @@
 //! `Map`, the value tree's order-keeping map. Most maps in configuration files are small, so a
 //! map is a vector of entries searched in order; from `INDEX_FROM` entries on it also keeps a
 //! hash index of positions (hashbrown's `HashTable`, Fx hashing). Keys compare and hash with
-//! Python's dict equality (`Key`): inserting an existing key replaces the value and keeps the
-//! first key object and its position, as Python does.
+//! Python's dict equality (`Key`; NaN keys are one key, as PyYAML's `.nan` is): inserting an
+//! existing key replaces the value and keeps the first key object and its position, as Python
+//! does.
 
 use super::{hash_key, Key, KeyRef, Kind, Node};
 use hashbrown::HashTable;
@@ -92,10 +93,10 @@ impl Map {
                 .find(hash, |&i| {
                     self.entries
                         .get(i as usize)
-                        .is_some_and(|(k, _)| k.0.py_eq(key))
+                        .is_some_and(|(k, _)| k.0.key_eq(key))
                 })
                 .map(|&i| i as usize),
-            _ => self.entries.iter().position(|(k, _)| k.0.py_eq(key)),
+            _ => self.entries.iter().position(|(k, _)| k.0.key_eq(key)),
         }
     }
 
@@ -415,6 +416,17 @@ mod tests {
                 assert_eq!(m.get_index_of(k), Some(i), "n={n}");
             }
             assert!(m.get(&Key(int(n as i64))).is_none());
+            // NaN keys are one key (PyYAML's `.nan` is one object), whatever their bits.
+            let nan = |f: f64| Key(Node::new(Kind::Float(f), Span::NONE));
+            assert!(m.insert(nan(f64::NAN), int(1)).is_none());
+            assert!(m.insert(nan(-f64::NAN), int(2)).is_some(), "n={n}");
+            assert!(m.contains_key(&nan(f64::from_bits(0x7ff8_0000_0000_0001))));
+            assert_eq!(
+                m.keys()
+                    .filter(|k| k.0.key_eq(&nan(f64::NAN.copysign(-1.0)).0))
+                    .count(),
+                1
+            );
         }
     }
 }

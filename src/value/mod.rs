@@ -200,6 +200,22 @@ impl Node {
         }
     }
 
+    /// Equality of dict keys: Python's `==`, except that NaN keys are one key. PyYAML builds
+    /// every `.nan` as the same float object, and a dict finds a key by identity before
+    /// equality, so `{.nan: 1, .NaN: 2}` is one entry (also across layers merged in one
+    /// process). Tuples compare their items the same way.
+    pub fn key_eq(&self, other: &Node) -> bool {
+        match (&self.kind, &other.kind) {
+            // The common case first (string keys), as in `py_eq`.
+            (Kind::Str(a), Kind::Str(b)) => a == b,
+            (Kind::Float(a), Kind::Float(b)) if a.is_nan() => b.is_nan(),
+            (Kind::Tuple(a), Kind::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.key_eq(y))
+            }
+            _ => self.py_eq(other),
+        }
+    }
+
     /// Numeric value of bool / int / float, for Python-style comparisons.
     fn number(&self) -> Option<Num> {
         match &self.kind {
@@ -275,7 +291,7 @@ impl Key {
 
 impl PartialEq for Key {
     fn eq(&self, other: &Key) -> bool {
-        self.0.py_eq(&other.0)
+        self.0.key_eq(&other.0)
     }
 }
 impl Eq for Key {}
@@ -295,7 +311,8 @@ impl Hash for Key {
     }
 }
 
-/// Python's dict-key hashing: numbers equal across bool / int / float hash alike.
+/// Python's dict-key hashing: numbers equal across bool / int / float hash alike; every NaN
+/// alike (NaN keys are one key, `Node::key_eq`).
 fn hash_key<H: Hasher>(node: &Node, h: &mut H) {
     match &node.kind {
         Kind::Str(s) => {
@@ -314,6 +331,9 @@ fn hash_key<H: Hasher>(node: &Node, h: &mut H) {
             if f.fract() == 0.0 && f.abs() < 9.2e18 {
                 h.write_u8(1);
                 h.write_i64(*f as i64);
+            } else if f.is_nan() {
+                h.write_u8(2);
+                h.write_u64(f64::NAN.to_bits());
             } else {
                 h.write_u8(2);
                 h.write_u64(f.to_bits());

@@ -426,3 +426,48 @@ fn write_never_goes_outside_the_model_directory() {
         .fails(1)
         .contains("is not a path inside the model directory"));
 }
+
+/// Issue 35: a model file is replaced as `-o` replaces a file: a symbolic link to a file
+/// inside the model is written through and stays a link, one leading outside the model is
+/// refused (nothing changed); a replaced file keeps its mode.
+#[test]
+fn write_goes_through_links_inside_the_model_and_keeps_modes() {
+    use std::os::unix::fs::PermissionsExt;
+    let (tmp, dir, mut model) = model_copy();
+    model["inputModel"]["servers"][0]["role"] = serde_json::json!("OTHER-ROLE");
+    let d = dir.display().to_string();
+    let servers = dir.join("data/servers.yml");
+    // servers.yml becomes a link to a file inside the model (not a model file itself: a
+    // second .yml would be read as part of the model), with mode 0600.
+    let real = dir.join("data/servers.real");
+    std::fs::rename(&servers, &real).expect("mv");
+    std::os::unix::fs::symlink("servers.real", &servers).expect("symlink");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let before = std::fs::read_to_string(&real).expect("read");
+
+    // A link out of the model is refused, whatever else the write would do.
+    let pass = dir.join("data/pass_through.yml");
+    let pass_text = std::fs::read_to_string(&pass).expect("read");
+    let outside = tmp.path().join("outside.yml");
+    std::fs::write(&outside, &pass_text).expect("write");
+    std::fs::remove_file(&pass).expect("rm");
+    std::os::unix::fs::symlink(&outside, &pass).expect("symlink");
+    model["inputModel"]["pass-through"]["global"]["install-env"] = serde_json::json!("prod");
+    let json = write_json(&dir, &model);
+    let err = ardana(&["write", &json, &d]).fails(1).to_string();
+    assert!(err.contains("outside the model directory"), "{err}");
+    assert_eq!(std::fs::read_to_string(&outside).expect("read"), pass_text);
+    assert_eq!(std::fs::read_to_string(&real).expect("read"), before);
+    std::fs::remove_file(&pass).expect("rm");
+    std::fs::write(&pass, pass_text).expect("write");
+
+    ardana(&["write", &json, &d]).ok();
+    assert!(std::fs::symlink_metadata(&servers)
+        .expect("meta")
+        .file_type()
+        .is_symlink());
+    let text = std::fs::read_to_string(&real).expect("read");
+    assert!(text.contains("OTHER-ROLE"), "{text}");
+    let mode = std::fs::metadata(&real).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}

@@ -348,3 +348,20 @@ fn archive_literal_blocks_are_positioned_in_the_file() {
         "the file's line and caret: {err}"
     );
 }
+
+/// A part whose `<<` value is an `!!omap` loads (cloud-init's `yaml.safe_load` merges it), so
+/// it is kept, not dropped.
+#[test]
+fn a_part_merging_an_omap_is_kept() {
+    let run = strata(&[
+        "cloud-init",
+        "--output",
+        "json",
+        "cloud-init/merge-keys/01-base.yaml",
+        "cloud-init/merge-keys/02-omap-merge.yaml",
+    ]);
+    let v = run.json();
+    assert_eq!(v["hostname"], "merged-host");
+    assert_eq!(v["timezone"], "UTC");
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}

@@ -405,3 +405,71 @@ fn what_a_merge_does_that_a_user_may_not_mean_is_said_and_nothing_else() {
     assert_eq!(run.stderr, "");
     run.ok();
 }
+
+/// `<<` takes its value as PyYAML's `flatten_mapping` does, by node kind, whatever the tag:
+/// an `!!omap` / `!!pairs` sequence of one-key mappings merges like a list of mappings
+/// (earlier sources win), `!!set {k: v}` merges `k: v`, and an `!!omap` reached through an
+/// alias merges too. Checked against PyYAML 6.0.3's `safe_load` of the fixture.
+#[test]
+fn merge_keys_take_tagged_sequences_of_one_key_mappings() {
+    let run = strata(&["merge", "--output", "json", "merge/merge-keys/tagged.yaml"]);
+    let v = run.json();
+    assert_eq!(v["ordered"], json!({"b": 2, "c": 3, "a": 1}));
+    assert_eq!(v["paired"], json!({"x": 1, "y": 3}));
+    assert_eq!(v["set_values"], json!({"s": "kept"}));
+    assert_eq!(
+        v["through_alias"],
+        json!({"other": 2, "from_alias": 1, "own": 3})
+    );
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    // Key order is PyYAML's: the merged pairs first, the later source first.
+    let order: Vec<&String> = v["through_alias"]
+        .as_object()
+        .expect("a mapping")
+        .keys()
+        .collect();
+    assert_eq!(order, ["other", "from_alias", "own"]);
+    // A sequence inside the list of sources is refused, as PyYAML refuses it.
+    let err = strata(&["merge", "merge/merge-keys/nested-list.yaml"])
+        .fails(1)
+        .to_string();
+    assert!(
+        err.contains("expected a mapping for merging, but found sequence"),
+        "{err}"
+    );
+    assert!(err.contains("nested-list.yaml:3:"), "{err}");
+}
+
+/// PyYAML builds every `.nan` as one float object, so `.nan` keys are one key: within a
+/// mapping (the last value wins, with the duplicate-key warning) and across merged layers.
+#[test]
+fn nan_keys_are_one_key() {
+    let run = strata(&["merge", "merge/nan-keys/a.yaml", "merge/nan-keys/b.yaml"]);
+    assert_eq!(run.ok(), ".nan: third\none: 1\n");
+    assert!(run.stderr.contains("duplicate key"), "{}", run.stderr);
+    let run = strata(&[
+        "merge",
+        "--output",
+        "json",
+        "merge/nan-keys/a.yaml",
+        "merge/nan-keys/b.yaml",
+    ]);
+    assert_eq!(run.ok(), "{\n  \"NaN\": \"third\",\n  \"one\": 1\n}\n");
+}
+
+/// JSON object keys never repeat: keys that are distinct in YAML but written as the same JSON
+/// text (`1` and `'1'`) make the output refused, naming both, before any byte is written.
+#[test]
+fn json_output_refuses_keys_that_collide_as_text() {
+    let run = strata(&["merge", "--output", "json", "merge/nan-keys/collide.yaml"]);
+    let err = run.fails(1);
+    assert!(run.stdout.is_empty());
+    insta::assert_snapshot!("json_colliding_keys", err);
+    // YAML holds both.
+    let run = strata(&["merge", "merge/nan-keys/collide.yaml"]);
+    assert!(
+        run.ok().ends_with("\n1: the integer\n'1': the string\n"),
+        "{}",
+        run.stdout
+    );
+}

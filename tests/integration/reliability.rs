@@ -558,3 +558,237 @@ fn utf16_is_read_utf32_refused_and_stdin_read_once() {
         r.stderr
     );
 }
+
+// ---- -o onto what is not a regular file (issue 35) -------------------------------------------
+
+fn is_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let probe = dir.path().join("probe");
+    std::fs::write(&probe, "").expect("write");
+    std::fs::metadata(&probe).expect("meta").uid() == 0
+}
+
+fn layer(dir: &Path) -> String {
+    let input = dir.join("in.yaml");
+    std::fs::write(&input, "a: 1\n").expect("write");
+    input.display().to_string()
+}
+
+/// A FIFO is opened and written in place: the reader gets the output and the FIFO stays one.
+/// The reader opens it before strata runs, without blocking (so strata's open finds a reader
+/// at once, and a strata that replaced the FIFO would leave the reader with nothing, not hang).
+#[test]
+fn out_onto_a_fifo_writes_into_it() {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    const O_NONBLOCK: i32 = 0o4000; // Linux
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = layer(dir.path());
+    let fifo = dir.path().join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NONBLOCK)
+        .open(&fifo)
+        .expect("open the FIFO for reading");
+    let r = run(Command::new(bin()).args(["merge", &input, "-o", &fifo.display().to_string()]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut got = String::new();
+    let _ = reader.read_to_string(&mut got);
+    assert_eq!(got, "a: 1\n");
+    let kind = std::fs::symlink_metadata(&fifo).expect("meta").file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced: {kind:?}");
+    assert_eq!(files_in(dir.path()), ["in.yaml", "pipe"]);
+}
+
+/// Device nodes made with mknod in a temporary folder (never the system's /dev; root only):
+/// a copy of /dev/null takes the output and stays a device, a copy of /dev/full fails with
+/// the device's error and stays a device.
+#[test]
+fn out_onto_a_device_writes_into_it() {
+    use std::os::unix::fs::FileTypeExt;
+    if !is_root() {
+        eprintln!("skipped: making device nodes needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = layer(dir.path());
+    let null = dir.path().join("null");
+    let full = dir.path().join("full");
+    for (path, minor) in [(&null, "3"), (&full, "7")] {
+        let made = Command::new("mknod")
+            .arg(path)
+            .args(["c", "1", minor])
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mknod failed");
+            return;
+        }
+    }
+    if std::fs::OpenOptions::new().write(true).open(&null).is_err() {
+        eprintln!("skipped: device nodes cannot be opened here (a nodev mount)");
+        return;
+    }
+    let r = run(Command::new(bin()).args(["merge", &input, "-o", &null.display().to_string()]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let err = run(Command::new(bin()).args(["merge", &input, "-o", &full.display().to_string()]));
+    assert_eq!(err.code, 1, "{}", err.stderr);
+    assert!(
+        err.stderr.contains("cannot write") && err.stderr.contains("No space left"),
+        "{}",
+        err.stderr
+    );
+    for dev in [&null, &full] {
+        let kind = std::fs::symlink_metadata(dev).expect("meta").file_type();
+        assert!(
+            kind.is_char_device(),
+            "{} was replaced: {kind:?}",
+            dev.display()
+        );
+    }
+    assert_eq!(files_in(dir.path()), ["full", "in.yaml", "null"]);
+}
+
+/// `/dev/stdout` and `/proc/self/fd/1` are standard output: a pipe, or a file that the shell
+/// opened (appended to, not replaced, so output before strata's stays).
+#[test]
+fn out_onto_stdout_by_name_is_stdout() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = layer(dir.path());
+    for name in ["/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"] {
+        if !Path::new(name).exists() {
+            eprintln!("skipped {name}: not on this system");
+            continue;
+        }
+        let r = run(Command::new(bin()).args(["merge", &input, "-o", name]));
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (0, "a: 1\n"),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+    let log = dir.path().join("log.txt");
+    std::fs::write(&log, "before\n").expect("write");
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&log)
+        .expect("open");
+    let r = run(Command::new(bin())
+        .args(["merge", &input, "-o", "/dev/stdout"])
+        .stdout(file));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&log).expect("read"),
+        "before\na: 1\n"
+    );
+}
+
+/// A 0444 file is refused, for root too (it was made read-only; root passes every other
+/// check): exit 1, the file unchanged, nothing left beside it. A directory and a socket are
+/// refused by name.
+#[test]
+fn out_refuses_a_read_only_file_a_directory_and_a_socket() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = layer(dir.path());
+    let ro = dir.path().join("ro.yaml");
+    std::fs::write(&ro, "old\n").expect("write");
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let r = run(Command::new(bin()).args(["merge", &input, "-o", &ro.display().to_string()]));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("read-only (mode 0444)"), "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&ro).expect("read"), "old\n");
+    let mode = std::fs::metadata(&ro).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o444);
+
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).expect("mkdir");
+    let r = run(Command::new(bin()).args(["merge", &input, "-o", &sub.display().to_string()]));
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("it is a directory"), "{}", r.stderr);
+
+    let sock = dir.path().join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).expect("bind");
+    let r = run(Command::new(bin()).args(["merge", &input, "-o", &sock.display().to_string()]));
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("it is a socket"), "{}", r.stderr);
+    assert_eq!(files_in(dir.path()), ["in.yaml", "ro.yaml", "sock", "sub"]);
+}
+
+/// As root, a replaced file keeps another user's ownership and its mode.
+#[test]
+fn out_keeps_the_owner_of_a_replaced_file() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if !is_root() {
+        eprintln!("skipped: giving a file away needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = layer(dir.path());
+    let target = dir.path().join("theirs.yaml");
+    std::fs::write(&target, "old\n").expect("write");
+    std::os::unix::fs::chown(&target, Some(4321), Some(4322)).expect("chown");
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    let r = run(Command::new(bin()).args(["merge", &input, "-o", &target.display().to_string()]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let meta = std::fs::metadata(&target).expect("meta");
+    assert_eq!(
+        (meta.uid(), meta.gid(), meta.permissions().mode() & 0o7777),
+        (4321, 4322, 0o640)
+    );
+    assert_eq!(std::fs::read_to_string(&target).expect("read"), "a: 1\n");
+}
+
+/// A user who is not root (`nobody`, through `setpriv`; skipped where that is not possible):
+/// a file they may not write is refused, and so is someone else's file they may write, whose
+/// owner a replacement could not keep. Both stay as they were; nothing is left beside them.
+#[test]
+fn out_refuses_a_file_the_user_may_not_write() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if !is_root() {
+        eprintln!("skipped: switching to another user needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let input = layer(dir.path());
+    let as_nobody = |target: &Path| {
+        run(Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(bin())
+            .args(["merge", &input, "-o", &target.display().to_string()]))
+    };
+    let probe = as_nobody(&dir.path().join("probe.yaml"));
+    if probe.code != 0 {
+        eprintln!("skipped: cannot run strata as nobody: {}", probe.stderr);
+        return;
+    }
+    std::fs::remove_file(dir.path().join("probe.yaml")).expect("rm");
+    let roots = dir.path().join("roots.yaml");
+    std::fs::write(&roots, "old\n").expect("write");
+    std::fs::set_permissions(&roots, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let r = as_nobody(&roots);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("Permission denied"), "{}", r.stderr);
+
+    let shared = dir.path().join("shared.yaml");
+    std::fs::write(&shared, "old\n").expect("write");
+    std::os::unix::fs::chown(&shared, Some(4321), Some(4321)).expect("chown");
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o666)).expect("chmod");
+    let r = as_nobody(&shared);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("belongs to user 4321"), "{}", r.stderr);
+    for f in [&roots, &shared] {
+        assert_eq!(std::fs::read_to_string(f).expect("read"), "old\n");
+    }
+    assert_eq!(std::fs::metadata(&shared).expect("meta").uid(), 4321);
+    assert_eq!(
+        files_in(dir.path()),
+        ["in.yaml", "roots.yaml", "shared.yaml"]
+    );
+}

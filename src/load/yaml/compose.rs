@@ -3,7 +3,8 @@
 //! budget and the depth limit), `<<` merge keys applied as `flatten_mapping` does, `=` keys
 //! read as strings, duplicate keys (the last value wins, at the first key's place, with a
 //! warning), unhashable keys refused, and the collection tags `!!set`, `!!omap`, `!!pairs`.
-//! Scalars are typed by `construct.rs`.
+//! Scalars are typed by `construct.rs`; closed mappings and `!!omap` / `!!pairs` items are
+//! built in `compose/collections.rs`.
 //!
 //! PyYAML composes a whole document before it constructs any value, so a constructor error
 //! (`!!int abc`) is kept until the document ends: a syntax error later in the same document
@@ -14,8 +15,10 @@ use super::parser::{Event, Props, Spanned};
 use super::record::Recorder;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::load::LoadOptions;
-use crate::value::{Key, Kind, Map, Node, SourceId, Span};
+use crate::value::{Kind, Node, SourceId, Span};
 use std::collections::HashMap;
+
+mod collections;
 
 /// What a sequence becomes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,6 +26,9 @@ enum SeqKind {
     List,
     /// `!!omap` / `!!pairs`: single-pair mappings become `(key, value)` tuples.
     Pairs,
+    /// The value of a `<<` key, written in place (no anchor): a list whose items are taken
+    /// as nodes, their tags ignored, as `flatten_mapping` takes them.
+    Merge,
 }
 
 /// What a mapping becomes.
@@ -150,14 +156,18 @@ impl<'a, 'o> Composer<'a, 'o> {
             } => {
                 self.check_anchor(&props, span)?;
                 let in_key = self.in_key_position();
-                let (kind, special) =
+                let (kind, special) = if self.merge_source(&props) {
+                    // Never constructed: `flatten_mapping` refuses a scalar by its node kind.
+                    (Kind::Null, Special::None)
+                } else {
                     match construct::scalar(&value, plain, props.tag.as_deref(), self.opts) {
                         Ok(k) => k,
                         Err(problem) => {
                             self.defer(problem, span);
                             (Kind::Null, Special::None)
                         }
-                    };
+                    }
+                };
                 if special != Special::None && !in_key {
                     self.defer(construct::no_constructor(special.tag()), span);
                 }
@@ -178,7 +188,17 @@ impl<'a, 'o> Composer<'a, 'o> {
             Event::SequenceStart(props) => {
                 self.check_depth(span)?;
                 self.check_anchor(&props, span)?;
+                let merge_value = matches!(
+                    self.stack.last(),
+                    Some(Frame::Map {
+                        key: Some(_),
+                        key_special: Special::Merge,
+                        ..
+                    })
+                );
                 let kind = match props.tag.as_deref() {
+                    _ if self.merge_source(&props) && merge_value => SeqKind::Merge,
+                    _ if self.merge_source(&props) => SeqKind::List,
                     None | Some("!" | construct::SEQ) => SeqKind::List,
                     Some(construct::OMAP | construct::PAIRS) => SeqKind::Pairs,
                     Some(tag) => {
@@ -207,6 +227,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                 );
                 let kind = match props.tag.as_deref() {
                     _ if pairs_item => MapKind::PairsItem,
+                    _ if self.merge_source(&props) => MapKind::Map,
                     None | Some("!" | construct::MAP) => MapKind::Map,
                     Some(construct::SET) => MapKind::Set,
                     Some(tag) => {
@@ -240,7 +261,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     };
                     let items: Vec<Node> = self.items.drain(from..).collect();
                     let items = match kind {
-                        SeqKind::List => items,
+                        SeqKind::List | SeqKind::Merge => items,
                         SeqKind::Pairs => self.pairs_items(items),
                     };
                     let node = Node::list(items, span);
@@ -480,104 +501,6 @@ impl<'a, 'o> Composer<'a, 'o> {
         }
         Ok(())
     }
-
-    /// PyYAML's `flatten_mapping` and `construct_mapping`: merged pairs first (a list of
-    /// sources is taken last to first, so earlier sources win), then the mapping's own
-    /// pairs; a repeated key keeps its first place and takes the later value.
-    fn build_map(&mut self, from: usize, merges: Vec<Node>, span: Span) -> Result<Map> {
-        let count = self.pairs.len().saturating_sub(from);
-        let mut map = if merges.is_empty() {
-            Map::default()
-        } else {
-            Map::with_capacity(count)
-        };
-        for merge in merges {
-            let sources: Vec<Node> = match merge.kind {
-                Kind::Map(_) | Kind::Set(_) => vec![merge],
-                Kind::List(items) => {
-                    let mut items = Vec::from(items);
-                    if let Some(bad) = items
-                        .iter()
-                        .find(|n| !matches!(n.kind, Kind::Map(_) | Kind::Set(_)))
-                    {
-                        let found = node_id(bad);
-                        self.defer(
-                            format!("while constructing a mapping: expected a mapping for merging, but found {found}"),
-                            bad.span,
-                        );
-                        continue;
-                    }
-                    items.reverse();
-                    items
-                }
-                _ => {
-                    let found = node_id(&merge);
-                    self.defer(
-                        format!("while constructing a mapping: expected a mapping or list of mappings for merging, but found {found}"),
-                        merge.span,
-                    );
-                    continue;
-                }
-            };
-            for src in sources {
-                if let Kind::Map(m) | Kind::Set(m) = src.kind {
-                    for (k, v) in *m {
-                        map.insert(k, v);
-                    }
-                }
-            }
-        }
-        let mut own = Map::with_capacity(count);
-        for (k, v) in self.pairs.drain(from..) {
-            if let Some(Key(k)) = own.insert_or_return(Key(k), v) {
-                self.warnings.push(Warning::new(
-                    format!(
-                        "duplicate key {}: the later value wins (PyYAML keeps the last one)",
-                        describe_key(&k)
-                    ),
-                    k.span,
-                ));
-            }
-        }
-        let _ = span;
-        if map.is_empty() {
-            return Ok(own);
-        }
-        for (k, v) in own {
-            map.insert(k, v);
-        }
-        Ok(map)
-    }
-
-    /// An `!!omap` / `!!pairs` item: exactly one pair, as written.
-    fn pairs_item(&mut self, from: usize, span: Span) -> Node {
-        let pairs: Vec<(Node, Node)> = self.pairs.drain(from..).collect();
-        if pairs.len() != 1 {
-            self.defer(
-                format!(
-                    "while constructing an ordered map: expected a single mapping item, but found {} items",
-                    pairs.len()
-                ),
-                span,
-            );
-        }
-        match pairs.into_iter().next() {
-            Some((k, v)) => Node::new(Kind::Tuple(vec![k, v].into()), span),
-            None => Node::new(Kind::Tuple(Vec::new().into()), span),
-        }
-    }
-
-    /// The items of an `!!omap` / `!!pairs` sequence: each must have been a mapping.
-    fn pairs_items(&mut self, items: Vec<Node>) -> Vec<Node> {
-        if let Some(bad) = items.iter().find(|n| !matches!(n.kind, Kind::Tuple(_))) {
-            let found = node_id(bad);
-            self.defer(
-                format!("while constructing an ordered map: expected a mapping of length 1, but found {found}"),
-                bad.span,
-            );
-        }
-        items
-    }
 }
 
 /// Whether Python could use the value as a dict key.
@@ -586,21 +509,5 @@ fn is_hashable(n: &Node) -> bool {
         Kind::List(_) | Kind::Map(_) | Kind::Set(_) => false,
         Kind::Tuple(items) => items.iter().all(is_hashable),
         _ => true,
-    }
-}
-
-/// PyYAML's node kind names (`scalar`, `sequence`, `mapping`).
-fn node_id(n: &Node) -> &'static str {
-    match n.kind {
-        Kind::List(_) => "sequence",
-        Kind::Map(_) | Kind::Set(_) | Kind::Tuple(_) => "mapping",
-        _ => "scalar",
-    }
-}
-
-fn describe_key(k: &Node) -> String {
-    match &k.kind {
-        Kind::Str(s) => format!("'{s}'"),
-        _ => crate::merge::key_text(k),
     }
 }
