@@ -49,9 +49,9 @@ def main():
             cmd = args[:1] + extra + args[1:]
             if run(old, cwd, cmd) != run(new, cwd, cmd):
                 differ += 1
+                print(f"differs: (cd {cwd} && strata {' '.join(cmd)})")
                 if differ <= 10:
                     o, n = run(old, cwd, cmd), run(new, cwd, cmd)
-                    print(f"differs: (cd {cwd} && strata {' '.join(cmd)})")
                     print(f"--- old (exit {o[0]})\n{o[1].decode()[:2000]}{o[2].decode()[:2000]}")
                     print(f"--- new (exit {n[0]})\n{n[1].decode()[:2000]}{n[2].decode()[:2000]}")
             else:
