@@ -74,6 +74,9 @@ impl crate::frontend::Files for DiskFiles {
     fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)> {
         super::tree::Disk::strict().list(dir)
     }
+    fn is_link(&mut self, path: &FsPath) -> bool {
+        super::tree::Disk::strict().is_link(path)
+    }
 }
 
 /// `lookup --hiera --explain-levels`: the report instead of the value (exit 0 when the key

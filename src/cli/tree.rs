@@ -25,6 +25,10 @@ pub(super) trait Tree {
     fn kind(&mut self, path: &FsPath) -> Option<bool>;
     /// The entries of a folder as (name, is a folder); empty when it is not a folder.
     fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)>;
+    /// Whether `path` is a symbolic link (a revision's links are files holding their target).
+    fn is_link(&mut self, _path: &FsPath) -> bool {
+        false
+    }
     /// Whether this tree is the disk as it is now (not a revision).
     fn is_disk(&self) -> bool {
         false
@@ -71,6 +75,9 @@ impl Tree for Disk {
         let meta = std::fs::metadata(path).ok()?;
         Some(meta.is_dir())
     }
+    fn is_link(&mut self, path: &FsPath) -> bool {
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+    }
     fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)> {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return Vec::new();
@@ -111,6 +118,9 @@ impl crate::frontend::Files for TreeFiles<'_> {
     }
     fn list(&mut self, dir: &FsPath) -> Vec<(String, bool)> {
         self.0.list(dir)
+    }
+    fn is_link(&mut self, path: &FsPath) -> bool {
+        self.0.is_link(path)
     }
     fn keeps_indexes(&self) -> bool {
         self.1.is_some()

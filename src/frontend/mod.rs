@@ -46,6 +46,11 @@ pub trait Files {
     fn read(&mut self, path: &Path) -> Result<Option<Input>>;
     /// The entries of a folder as (name, is a folder); empty when it is not a folder.
     fn list(&mut self, dir: &Path) -> Vec<(String, bool)>;
+    /// Whether `path` is a symbolic link (Python's `os.walk` lists a link to a folder among
+    /// the folders but does not go into it).
+    fn is_link(&mut self, _path: &Path) -> bool {
+        false
+    }
     /// Whether this store keeps indexes of data files (`hiera::slice`) between runs.
     fn keeps_indexes(&self) -> bool {
         false

@@ -170,3 +170,42 @@ fn ardana_models() {
     assert_eq!(names.len(), 10, "expected 10 models");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// strata's own recordings of the service (`fixtures/ardana/recorded`, README there): an
+/// empty and a falsy cloudConfig.yml, links to directories (not followed) and to a file
+/// (read), a link to nothing (the service crashes: strata exits 1 naming it).
+#[test]
+fn own_recorded_models() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ardana/recorded");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .expect("fixtures/ardana/recorded")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case.file_name().unwrap_or_default().to_string_lossy();
+        let text = std::fs::read_to_string(case.join("expected.json")).expect("expected.json");
+        let want: Value = serde_json::from_str(&text).expect("JSON");
+        let (code, out, err) = read(&case.join("model"));
+        let verdict = match want.pointer("/error/type").and_then(Value::as_str) {
+            Some(class) if code == 1 && err.contains(class) => Ok(()),
+            Some(class) => Err(format!(
+                "{name}: the service raises {class}; strata exit {code}: {err}"
+            )),
+            None if code == 0 => compare(&name, &out, &want),
+            None => Err(format!("{name}: exit {code}: {err}")),
+        };
+        if let Err(why) = verdict {
+            failures.push(why);
+        }
+    }
+    println!(
+        "conformance: ardana own recordings {} of {}",
+        cases.len() - failures.len(),
+        cases.len()
+    );
+    assert_eq!(cases.len(), 4, "expected 4 recorded models");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

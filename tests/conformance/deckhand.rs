@@ -110,3 +110,85 @@ fn deckhand_cases() {
     assert_eq!(total, 125, "expected 125 cases");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// Deckhand's own exception classes (a case whose oracle raised anything else recorded a raw
+/// Python exception: strata must fail with exit 1, under any class).
+const DECKHAND_CLASSES: &[&str] = &[
+    "LayeringPolicyNotFound",
+    "InvalidDocumentLayer",
+    "InvalidDocumentParent",
+    "IndeterminateDocumentParent",
+    "InvalidDocumentReplacement",
+    "SubstitutionDependencyCycle",
+    "MissingDocumentKey",
+    "UnsupportedActionMethod",
+    "SubstitutionSourceNotFound",
+    "SubstitutionSourceDataNotFound",
+    "UnknownSubstitutionError",
+    "InvalidDocumentFormat",
+    "EncryptionSourceNotFound",
+];
+
+/// strata's own recordings of Deckhand (`fixtures/deckhand/recorded`, README there):
+/// jsonpath-ng paths in substitutions and layering actions. `expected.json` is the oracle's
+/// answer: the documents in order, or the exception.
+#[test]
+fn own_recorded_cases() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/deckhand/recorded");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .expect("fixtures/deckhand/recorded")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(case.join("expected.json")).expect("expected.json");
+        let want: Value = serde_json::from_str(&text).expect("JSON");
+        let args: Vec<String> = vec![
+            "deckhand".into(),
+            "--output".into(),
+            "json".into(),
+            case.join("input.yaml").display().to_string(),
+        ];
+        let (code, out, err) = strata(&args);
+        let verdict = if want["ok"] == Value::Bool(true) {
+            match serde_json::from_str::<Value>(&out) {
+                Ok(got) if code == 0 && got == want["documents"] => Ok(()),
+                Ok(got) if code == 0 => Err(format!(
+                    "documents differ:\n  got  {got}\n  want {}",
+                    want["documents"]
+                )),
+                _ => Err(format!("exit {code}: {err}")),
+            }
+        } else {
+            let class = want["error"]["class"].as_str().unwrap_or("?");
+            if code != 1 || !err.starts_with("error: ") {
+                Err(format!(
+                    "Deckhand raises {class}; strata exit {code}: {err}"
+                ))
+            } else if DECKHAND_CLASSES.contains(&class)
+                && !err.starts_with(&format!("error: {class}: "))
+            {
+                Err(format!("Deckhand raises {class}; strata: {err}"))
+            } else {
+                Ok(())
+            }
+        };
+        if let Err(why) = verdict {
+            failures.push(format!("{name}: {why}"));
+        }
+    }
+    println!(
+        "conformance: deckhand own recordings {} of {}",
+        cases.len() - failures.len(),
+        cases.len()
+    );
+    assert_eq!(cases.len(), 13, "expected 13 recorded cases");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -471,3 +471,72 @@ fn write_goes_through_links_inside_the_model_and_keeps_modes() {
     let mode = std::fs::metadata(&real).expect("meta").permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
 }
+
+#[test]
+fn an_empty_or_falsy_cloud_config_is_the_services_empty_model_with_a_warning() {
+    for (case, what) in [
+        ("empty-cloudconfig", "cloudConfig.yml is empty"),
+        (
+            "falsy-cloudconfig",
+            "cloudConfig.yml holds a mapping ({}), which Python takes for false",
+        ),
+    ] {
+        let dir = format!("ardana/recorded/{case}/model");
+        let run = ardana(&["read", &dir]);
+        let doc: Value = serde_json::from_str(run.ok()).expect("JSON");
+        assert_eq!(doc["name"], Value::Null);
+        assert_eq!(doc["version"], Value::Null);
+        assert!(doc.get("inputModel").is_none(), "{doc}");
+        assert!(run.stderr.starts_with("warning: "), "{}", run.stderr);
+        assert!(run.stderr.contains(what), "{}", run.stderr);
+        assert!(ardana(&["read", "--strict", &dir]).fails(1).contains(what));
+    }
+}
+
+#[test]
+fn links_to_directories_are_not_followed_as_in_the_services_walk() {
+    let run = ardana(&["read", "ardana/recorded/linked-dirs/model"]);
+    let doc: Value = serde_json::from_str(run.ok()).expect("JSON");
+    let files: Vec<&str> = doc["fileInfo"]["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    // The link to a file is read; nothing below the three links to directories is.
+    assert_eq!(
+        files,
+        [
+            "cloudConfig.yml",
+            "data/linked-servers.yml",
+            "data/servers.yml",
+            "data/networks/mgmt.yml"
+        ]
+    );
+    assert_eq!(
+        doc["inputModel"]["networks"].as_array().map(Vec::len),
+        Some(1)
+    );
+    for link in ["data/networks-again", "data/shared", "data-alias"] {
+        assert!(
+            run.stderr.contains(&format!(
+                "warning: ardana/recorded/linked-dirs/model/{link} is a symbolic link to a directory"
+            )),
+            "{link}: {}",
+            run.stderr
+        );
+    }
+    let run = ardana(&["validate", "ardana/recorded/linked-dirs/model"]);
+    assert!(run.ok().contains("4 model files"), "{}", run.stdout);
+}
+
+#[test]
+fn a_link_to_nothing_is_an_error_naming_it() {
+    let run = ardana(&["read", "ardana/recorded/dangling-link/model"]);
+    let err = run.fails(1);
+    assert!(
+        err.starts_with("error: data/gone.yml is a symbolic link to nothing (the Ardana service crashes here: FileNotFoundError)"),
+        "{err}"
+    );
+    assert_eq!(run.stdout, "");
+}

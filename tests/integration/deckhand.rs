@@ -307,3 +307,98 @@ fn deep_nesting_and_a_huge_stream_are_clear_errors() {
     assert!(err.contains("more than 100000 YAML documents"), "{err}");
     assert!(run.stdout.is_empty());
 }
+
+/// Substitution paths in all of jsonpath-ng's grammar (fixtures/deckhand/recorded, where each
+/// case's expected.json is Deckhand's own answer): what Deckhand renders, strata renders; what
+/// Deckhand refuses, strata refuses with a message that says why and a hint that is true.
+#[test]
+fn jsonpath_ng_paths_in_substitutions() {
+    let run = strata(&[
+        "deckhand",
+        "--output",
+        "json",
+        "deckhand/recorded/src-descendants/input.yaml",
+    ]);
+    let docs = run.json();
+    let chart = &docs[1]["data"];
+    assert_eq!(
+        chart["first_ntp"],
+        json!({"servers": ["ntp1.example", "ntp2.example"]}),
+        "first match, depth first"
+    );
+    assert_eq!(chart["cluster_ntp"], json!(["10.96.0.1"]));
+    assert_eq!(chart["first_port"], json!(22));
+
+    let err = strata(&["deckhand", "deckhand/recorded/src-parse-error/input.yaml"])
+        .fails(1)
+        .to_string();
+    assert!(err.starts_with("error: src.path '.nodes[' of a substitution of [armada/Chart/v1, site] chart: jsonpath-ng cannot parse it (JsonPathParserError: Parse error near the end of string!)"), "{err}");
+    assert!(err.contains("src-parse-error/input.yaml:35:71"), "{err}");
+    assert!(
+        err.contains("hint: Deckhand fails here too: jsonpath-ng cannot parse the path"),
+        "{err}"
+    );
+
+    let err = strata(&["deckhand", "deckhand/recorded/src-intersect/input.yaml"])
+        .fails(1)
+        .to_string();
+    assert!(
+        err.contains("jsonpath-ng parses '&' but cannot evaluate it (NotImplementedError)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn dest_paths_deckhand_cannot_write_through_change_nothing_with_a_warning() {
+    let run = strata(&[
+        "deckhand",
+        "--output",
+        "json",
+        "deckhand/recorded/dest-union-and-fields/input.yaml",
+    ]);
+    let docs = run.json();
+    assert_eq!(
+        docs[1]["data"],
+        json!({"ntp": "keep", "a": "ntp2.example", "c": "ntp2.example"})
+    );
+    assert!(
+        run.stderr.contains("dest.path '$.ntp|dns': jsonpath-ng cannot write through '|' (NotImplementedError); the exception's message is empty, and Deckhand reports only a non-empty one: this substitution changes nothing"),
+        "{}",
+        run.stderr
+    );
+    strata(&[
+        "deckhand",
+        "--strict",
+        "deckhand/recorded/dest-union-and-fields/input.yaml",
+    ])
+    .fails(1);
+
+    let run = strata(&[
+        "deckhand",
+        "deckhand/recorded/dest-descendants-pattern/input.yaml",
+    ]);
+    assert!(run.stderr.contains("dest.path '$..url' matches 2 values: Deckhand applies the pattern to the first one and writes the result at every match"), "{}", run.stderr);
+    let run = strata(&["deckhand", "deckhand/recorded/dest-descendants/input.yaml"]);
+    assert!(run.stderr.contains("dest.path '$..dns' matches nothing: Deckhand creates the missing path from its text cut at each '.'"), "{}", run.stderr);
+}
+
+#[test]
+fn a_write_into_a_match_another_write_replaced_is_refused() {
+    let err = strata(&["deckhand", "deckhand/paths/nested-write.yaml"])
+        .fails(1)
+        .to_string();
+    assert!(err.starts_with("error: a substitution from [example/Source/v1, site] source into [example/Target/v1, site] target: this path matches a value inside another match that the same write replaces"), "{err}");
+    assert!(
+        err.contains("hint: Deckhand renders this, strata does not reproduce it"),
+        "{err}"
+    );
+    // Not a Deckhand error class, also when substitution failures are only warnings.
+    let err = strata(&[
+        "deckhand",
+        "--allow-missing-substitution-source",
+        "deckhand/paths/nested-write.yaml",
+    ])
+    .fails(1)
+    .to_string();
+    assert!(!err.contains("UnknownSubstitutionError"), "{err}");
+}

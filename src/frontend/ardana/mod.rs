@@ -93,9 +93,14 @@ struct Run<'a> {
 impl Run<'_> {
     /// Loads one YAML file; `None` when it does not exist.
     fn load(&mut self, path: &FsPath) -> Result<Option<Node>> {
-        let Some(input) = self.files.read(path)? else {
-            return Ok(None);
-        };
+        match self.files.read(path)? {
+            Some(input) => self.parse(input).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Parses one YAML file's bytes (a document of nothing is null).
+    fn parse(&mut self, input: crate::frontend::Input) -> Result<Node> {
         let id = add_text_input(input, self.sources, self.settings)?;
         let doc = load::load_document(
             self.sources.text(id),
@@ -104,9 +109,7 @@ impl Run<'_> {
             &self.settings.load,
             &mut self.warnings,
         )?;
-        Ok(Some(doc.unwrap_or_else(|| {
-            Node::null(crate::frontend::file_span(id))
-        })))
+        Ok(doc.unwrap_or_else(|| Node::null(crate::frontend::file_span(id))))
     }
 
     /// The model files among `entries`, read and parsed ahead on `--jobs` threads
@@ -136,7 +139,7 @@ impl Run<'_> {
 
     fn model(&mut self, dir: &FsPath) -> Result<Node> {
         let config_path = dir.join("cloudConfig.yml");
-        let config = self.load(&config_path)?.ok_or_else(|| {
+        let missing = || {
             Error::new(
                 ErrorKind::Io,
                 format!(
@@ -145,10 +148,28 @@ impl Run<'_> {
                 ),
             )
             .hint("give the model's top directory (the one holding cloudConfig.yml)")
-        })?;
-        if config.is_null() {
+        };
+        let config = match self.files.read(&config_path)? {
+            None => return Err(missing()),
+            // `yaml.safe_load` of nothing is None: the service's empty answer.
+            Some(input) if input.bytes.is_empty() => {
+                let id = self.sources.add(input.name, String::new());
+                Node::null(crate::frontend::file_span(id))
+            }
+            Some(input) => self.parse(input)?,
+        };
+        if !crate::value::py::py_truthy(&config) {
+            // `if not doc: return model`: the service reads nothing else.
+            let what = match &config.kind {
+                Kind::Null => "is empty".to_string(),
+                _ => format!(
+                    "holds {} ({}), which Python takes for false",
+                    config.kind_phrase(),
+                    crate::value::py::py_repr(&config)
+                ),
+            };
             self.warnings.push(Warning::new(
-                "cloudConfig.yml is empty: the model is empty (the Ardana service reads nothing else either)",
+                format!("cloudConfig.yml {what}: the Ardana service returns an empty model (no inputModel, name and version null) and reads no other file"),
                 config.span,
             ));
             return Ok(sorted(vec![
@@ -215,18 +236,29 @@ impl Run<'_> {
                             .at(doc.span)
                             .hint("a model file is a mapping: product, then its sections; the service crashes on this file"),
                         ),
-                        Ok(None) => {}
+                        Ok(None) => return Err(self.unreadable(&rel, &path)),
                         Err(e) => model.violations.push(e),
                     }
                 }
-                Entry::Readme { suffix, path } => {
-                    if let Some(input) = self.files.read(&path)? {
+                Entry::Readme { suffix, path } => match self.files.read(&path)? {
+                    Some(input) => {
                         let text = String::from_utf8_lossy(&input.bytes)
                             .replace("\r\n", "\n")
                             .replace('\r', "\n");
                         readme.insert(Key::str(&suffix), Node::str(text, Span::NONE));
                     }
-                }
+                    None => {
+                        let rel = path.strip_prefix(dir).unwrap_or(&path).display().to_string();
+                        return Err(self.unreadable(&rel, &path));
+                    }
+                },
+                Entry::LinkedDir { rel } => self.warnings.push(Warning::new(
+                    format!(
+                        "{} is a symbolic link to a directory: the Ardana service's walk does not go into it (os.walk without followlinks), so no file below it is part of the model",
+                        dir.join(&rel).display()
+                    ),
+                    Span::NONE,
+                )),
             }
         }
         model.finish();
@@ -247,6 +279,24 @@ impl Run<'_> {
             )));
         }
         Ok(output(model, name, version, readme))
+    }
+
+    /// A file the walk listed that cannot be read: a symbolic link to nothing (or a file
+    /// removed meanwhile). The service's `open` fails there.
+    fn unreadable(&mut self, rel: &str, path: &FsPath) -> Error {
+        let what = if self.files.is_link(path) {
+            "is a symbolic link to nothing"
+        } else {
+            "cannot be read"
+        };
+        Error::new(
+            ErrorKind::Io,
+            format!("{rel} {what} (the Ardana service crashes here: FileNotFoundError)"),
+        )
+        .hint(format!(
+            "remove {} or make it point to a file",
+            path.display()
+        ))
     }
 
     /// Adds a file's sections to the model (recording each value's origin for `--explain`).

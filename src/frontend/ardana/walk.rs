@@ -2,7 +2,9 @@
 //! deterministic the way the conformance data records it: names sorted by code point, a
 //! directory's files before its subdirectories, depth-first. `cloudConfig.yml` at any depth
 //! below the top is skipped; `.yml` files are model files; `README*` files are READMEs, keyed
-//! by their name without its first seven characters; everything else is ignored.
+//! by their name without its first seven characters; everything else is ignored. A symbolic
+//! link to a directory is not gone into (`os.walk` without `followlinks`); a link to a file is
+//! read like a file.
 
 use crate::frontend::Files;
 use std::path::{Path, PathBuf};
@@ -10,8 +12,18 @@ use std::path::{Path, PathBuf};
 /// One file the walk found, with its path relative to the model directory (`/` separators).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Entry {
-    Yaml { rel: String, path: PathBuf },
-    Readme { suffix: String, path: PathBuf },
+    Yaml {
+        rel: String,
+        path: PathBuf,
+    },
+    Readme {
+        suffix: String,
+        path: PathBuf,
+    },
+    /// A symbolic link to a directory, which the walk does not go into.
+    LinkedDir {
+        rel: String,
+    },
 }
 
 /// Deepest directory nesting followed (a model is a few levels deep).
@@ -54,6 +66,11 @@ fn walk_dir(files: &mut dyn Files, dir: &Path, rel: &str, depth: usize, out: &mu
         }
     }
     for (name, _) in entries.iter().filter(|(_, is_dir)| *is_dir) {
-        walk_dir(files, &dir.join(name), &join(name), depth + 1, out);
+        let path = dir.join(name);
+        if files.is_link(&path) {
+            out.push(Entry::LinkedDir { rel: join(name) });
+            continue;
+        }
+        walk_dir(files, &path, &join(name), depth + 1, out);
     }
 }

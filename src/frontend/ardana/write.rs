@@ -371,7 +371,7 @@ fn finish(
     let mut model_files = vec!["cloudConfig.yml".to_string()];
     model_files.extend(walk::walk(files, dir).into_iter().filter_map(|e| match e {
         Entry::Yaml { rel, .. } => Some(rel),
-        Entry::Readme { .. } => None,
+        Entry::Readme { .. } | Entry::LinkedDir { .. } => None,
     }));
     for rel in model_files {
         if changes.iter().any(|c| c.rel == rel) {

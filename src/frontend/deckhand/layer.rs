@@ -11,7 +11,7 @@ use super::{fail, Cx};
 use crate::error::{Error, Result};
 use crate::merge::{Engine, Outcome, RuleRef};
 use crate::strategy::{Origin, RuleSet, Stack};
-use crate::value::dpath::{self, DPath, Loc, PathError};
+use crate::value::dpath::{self, DPath, Loc, PathError, PathErrorKind};
 use crate::value::{Kind, Node, Path, Span};
 
 /// One action as written.
@@ -170,8 +170,21 @@ fn path_span(action: &Node) -> Span {
 }
 
 fn path_error(doc: &Doc, a: &Action<'_>, e: PathError) -> Error {
-    fail(None, format!("action '{} {}' of {}: {e}", a.method, a.raw, doc.title), path_span(a.node))
-        .hint("Deckhand fails here too (a Python exception, not a Deckhand error); fix the path or the data")
+    let hint = match e.kind {
+        PathErrorKind::Parse => "Deckhand fails here too (jsonpath-ng raises it, not a Deckhand error); fix the path",
+        PathErrorKind::Python | PathErrorKind::NotImplemented => {
+            "Deckhand fails here too (a Python exception, not a Deckhand error); fix the path or the data"
+        }
+        PathErrorKind::Unsupported => {
+            "Deckhand renders this; strata does not reproduce it: write the path so that one write cannot replace another match"
+        }
+    };
+    fail(
+        None,
+        format!("action '{} {}' of {}: {e}", a.method, a.raw, doc.title),
+        path_span(a.node),
+    )
+    .hint(hint)
 }
 
 fn missing_key(doc: &Doc, a: &Action<'_>, parent: Option<&Doc>, in_child: bool) -> Error {
@@ -301,6 +314,8 @@ fn child_value(doc: &Doc, a: &Action<'_>, p: &DPath, child: &Node, cx: &Cx<'_>) 
 
 fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_>) -> Result<Node> {
     let p = parse(doc, a)?;
+    // `jsonpath_parse` of the parent's data: every match's value is taken.
+    p.first(&data).map_err(|e| path_error(doc, a, e))?;
     // The first match, where it is a value of the data (a character of a string is no map).
     let at = p.first_location(&data).map_err(|e| path_error(doc, a, e))?;
     let parent_is_map = at
@@ -308,7 +323,7 @@ fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_
         .and_then(|at| dpath::get(&data, at))
         .is_some_and(|v| v.as_map().is_some());
     let from_child = child_value(doc, a, &p, child, cx)?;
-    if matches!(p.steps.last(), Some(dpath::Step::Index(_))) {
+    if p.ends_in_index() {
         cx.warn.push(
             format!("'merge {}' merges into that one list item; Deckhand's documentation says an index path extends the parent's list, its code does not", a.raw),
             path_span(a.node),
@@ -324,10 +339,7 @@ fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_
     let path = trace_path(&data, &at);
     // A path without wildcards matches once: the parent's mapping is merged where it stands
     // (taken out, not copied), which is what writing the merged copy there would leave.
-    let single = p
-        .steps
-        .iter()
-        .all(|s| !matches!(s, dpath::Step::AnyField | dpath::Step::All));
+    let single = p.is_simple();
     let old = match dpath::get_mut(&mut data, &at) {
         Some(slot) if single => std::mem::replace(slot, Node::null(Span::NONE)),
         _ => dpath::get(&data, &at)
@@ -379,10 +391,13 @@ pub fn write_at(
     if !p.matches(data)? {
         dpath::expand(data, &p.text)?;
         if !p.matches(data)? {
-            return Err(PathError(format!(
-                "nothing is at '{}' even after creating it (IndexError: list index out of range)",
-                p.text
-            )));
+            return Err(PathError::python(
+                "IndexError",
+                format!(
+                    "nothing is at '{}' even after creating it: list index out of range",
+                    p.text
+                ),
+            ));
         }
     }
     match p.update(data, value)? {
@@ -407,15 +422,27 @@ fn write(
     let first = p.first(data).ok().flatten();
     let before_is_map = first.as_ref().is_some_and(|b| b.as_map().is_some());
     let before = first.filter(|_| tracing).map(std::borrow::Cow::into_owned);
-    if matches!(p.steps.last(), Some(dpath::Step::Index(_))) && value.as_list().is_some() {
+    if p.ends_in_index() && value.as_list().is_some() {
         cx.warn.push(
             format!("'{} {}' writes a list at an index path: jsonpath-ng writes only the list's first item there", a.method, a.raw),
+            path_span(a.node),
+        );
+    }
+    if !p.is_simple() && !p.matches(data).unwrap_or(true) {
+        cx.warn.push(
+            format!("'{} {}' matches nothing in the parent's data: Deckhand creates the missing path from its text cut at each '.' (not as jsonpath), so it makes keys named after those pieces", a.method, a.raw),
             path_span(a.node),
         );
     }
     let span = value.span;
     let merged_map = value.as_map().is_some() && before_is_map && a.method == "merge";
     let at = write_at(p, data, value).map_err(|e| path_error(doc, a, e))?;
+    if at.len() > 1 {
+        cx.warn.push(
+            format!("'{} {}' matches {} values in the parent's data: Deckhand writes one value, made from the first match, at every one of them", a.method, a.raw, at.len()),
+            path_span(a.node),
+        );
+    }
     if tracing && !merged_map {
         for locs in at {
             let path = trace_path(data, &locs);

@@ -13,6 +13,7 @@
 //! of the set (`schemas`).
 
 mod check;
+mod dest;
 mod doc;
 mod layer;
 mod load;

@@ -8,6 +8,7 @@
 //! `UnknownSubstitutionError`; with `--allow-missing-substitution-source` (the engine's
 //! `fail_on_missing_sub_src=False`) missing sources and failures are warnings instead.
 
+use super::dest::{write_dest, Fail};
 use super::doc::{get, truthy, Doc};
 use super::order::{source_key, Plan};
 use super::pyre::{self, GroupRef};
@@ -15,7 +16,7 @@ use super::{fail, Cx, Slot};
 use crate::error::Result;
 use crate::merge::{Outcome, RuleRef};
 use crate::strategy::Origin;
-use crate::value::dpath::{self, DPath, Loc};
+use crate::value::dpath::{self, DPath, Loc, PathError, PathErrorKind};
 use crate::value::{Key, Kind, Map, Node, Path, Span};
 
 /// Deepest value a substitution may build (Python's recursion limit is about as deep).
@@ -119,7 +120,15 @@ pub fn substitute_all(
                 }
             }
             let result = substitute_one(d, dest, &value, &src, &rule, slots, cx);
-            if let Err(message) = result {
+            if let Err(Fail::Unsupported(message)) = &result {
+                return Err(fail(
+                    None,
+                    format!("a substitution from {} into {}: {message}", docs[s].title, doc.title),
+                    dest.span,
+                )
+                .hint("Deckhand renders this, strata does not reproduce it: write a dest.path whose matches do not lie inside each other"));
+            }
+            if let Err(Fail::Unknown(message) | Fail::Silent(message)) = result {
                 if cx.lenient {
                     cx.warn.push(format!("this substitution failed and is skipped (--allow-missing-substitution-source): {message}"), dest.span);
                     continue;
@@ -160,22 +169,26 @@ fn read_source(
     let null = Node::null(Span::NONE);
     let data = slots.get(src.doc).and_then(Slot::data).unwrap_or(&null);
     let secret = if data.as_map().is_some() {
-        let p = DPath::parse(&dpath::normalize(src.path)).map_err(|e| {
+        let src_error = |e: PathError| {
+            let hint = match e.kind {
+                PathErrorKind::Parse => "Deckhand fails here too: jsonpath-ng cannot parse the path (JsonPathParserError, not a Deckhand error); fix the path",
+                PathErrorKind::Python | PathErrorKind::NotImplemented => "Deckhand fails here too (a Python exception, not a Deckhand error); fix the path or the source's data",
+                PathErrorKind::Unsupported => "Deckhand reads this path; strata does not: write it with digits 0-9",
+            };
             fail(
                 None,
-                format!("src.path of a substitution of {}: {e}", doc.title),
-                sub.span,
+                format!(
+                    "src.path '{}' of a substitution of {}: {e}",
+                    src.path, doc.title
+                ),
+                sub.get("src")
+                    .and_then(|s| s.get("path"))
+                    .map_or(sub.span, |n| n.span),
             )
-            .hint("Deckhand fails here too (a Python exception); fix the path")
-        })?;
-        let found = p.first(data).map_err(|e| {
-            fail(
-                None,
-                format!("src.path of a substitution of {}: {e}", doc.title),
-                sub.span,
-            )
-            .hint("fix the path or the source's data")
-        })?;
+            .hint(hint)
+        };
+        let p = DPath::parse(&dpath::normalize(src.path)).map_err(src_error)?;
+        let found = p.first(data).map_err(src_error)?;
         found.map(std::borrow::Cow::into_owned)
     } else {
         Some(data.clone())
@@ -256,8 +269,7 @@ fn trace_path(data: &Node, locs: &[Loc]) -> Path {
     p
 }
 
-/// `_substitute_one` for one destination: `Err` carries the reason Deckhand would wrap in
-/// `UnknownSubstitutionError`.
+/// `_substitute_one` for one destination.
 #[allow(clippy::too_many_arguments)]
 fn substitute_one(
     d: usize,
@@ -267,9 +279,9 @@ fn substitute_one(
     rule: &RuleRef,
     slots: &mut [Slot],
     cx: &mut Cx<'_>,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), Fail> {
     let Some(dmap) = dest.as_map() else {
-        return Err(format!("dest is {}, not a mapping", dest.kind_phrase()));
+        return Err(format!("dest is {}, not a mapping", dest.kind_phrase()).into());
     };
     let path = dmap
         .get(&Key::str("path"))
@@ -280,15 +292,13 @@ fn substitute_one(
     let value = narrow(value, src, cx, dest.span)?;
     let norm = dpath::normalize(path);
     if !(norm == "$" || norm.starts_with("$.")) {
-        return Err(format!(
-            "The provided jsonpath {norm} does not begin with \".\" or \"$\""
-        ));
+        return Err(
+            format!("The provided jsonpath {norm} does not begin with \".\" or \"$\"").into(),
+        );
     }
-    let p = DPath::parse(&norm).map_err(|e| e.to_string())?;
-    if crate::load::yaml::tree_depth(&value) + p.steps.len() > MAX_DEPTH {
-        return Err(format!(
-            "the result would nest deeper than {MAX_DEPTH} levels"
-        ));
+    let p = DPath::parse(&norm)?;
+    if crate::load::yaml::tree_depth(&value) + p.steps() > MAX_DEPTH {
+        return Err(format!("the result would nest deeper than {MAX_DEPTH} levels").into());
     }
     let Some(slot) = slots.get_mut(d) else {
         return Err("no such document".into());
@@ -303,92 +313,27 @@ fn substitute_one(
     } else {
         slot.data_mut().clone()
     };
-    let existed = p.matches(&work).map_err(|e| e.to_string())?;
-    if !existed {
-        dpath::expand(&mut work, &p.text).map_err(|e| e.to_string())?;
-    }
-    let before = p
-        .first(&work)
-        .map_err(|e| e.to_string())?
-        .map(std::borrow::Cow::into_owned);
-    let Some(target) = before else {
-        return Err(format!(
-            "nothing is at '{norm}' even after creating it (IndexError: list index out of range)"
-        ));
-    };
-    let mut steps: Vec<(Vec<Loc>, Outcome, Span, Option<Node>)> = Vec::new();
-    let root_value = if let Some(pattern) = pattern {
-        let pattern = pattern
-            .as_str()
-            .ok_or("dest.pattern is not a string (TypeError)")?;
-        let re = pyre::compile(pattern)?;
-        let text = crate::value::py::py_str(&value);
-        if text.contains('\\') {
-            cx.warn.push("the substituted value contains '\\': Deckhand's re.sub reads it as a replacement template (\\\\ becomes \\, \\1 a group)", dest.span);
-        }
-        match (recurse, &target.kind) {
-            (Some(r), Kind::Map(_) | Kind::List(_)) => {
-                let max = r.as_map().map(|m| {
-                    m.get(&Key::str("depth"))
-                        .cloned()
-                        .unwrap_or(Node::new(Kind::Int(-1), Span::NONE))
-                });
-                let max = max.ok_or("dest.recurse is not a mapping (AttributeError)")?;
-                let at = p
-                    .first_location(&work)
-                    .map_err(|e| e.to_string())?
-                    .unwrap_or_default();
-                let mut changed = 0;
-                if let Some(node) = dpath::get_mut(&mut work, &at) {
-                    let mut here = at.clone();
-                    recurse_replace(
-                        node,
-                        0,
-                        &max,
-                        pattern,
-                        &re,
-                        &text,
-                        &mut here,
-                        &mut steps,
-                        &mut changed,
-                    )?;
-                }
-                if changed == 0 && pattern.chars().any(|c| "[]().*+?{}|^$\\".contains(c)) {
-                    cx.warn.push(format!("recursive substitution with pattern '{pattern}' changed nothing: Deckhand only rewrites strings that contain the pattern's text literally"), dest.span);
-                }
-                None
+    // The top-level keys before: `jsonpath_replace` works on a shallow copy of the data.
+    let keys: Option<Vec<Key>> = p
+        .may_not_update()
+        .then(|| work.as_map().map(|m| m.keys().cloned().collect()))
+        .flatten();
+    let (root, steps) = match write_dest(
+        &p, &norm, &mut work, &value, pattern, recurse, dest.span, cx,
+    ) {
+        Ok(done) => done,
+        Err(Fail::Silent(why)) => {
+            // What the path's creation added inside values the data had stays (it was
+            // written into them); new top-level keys went into the copy only.
+            if let (Some(keys), Kind::Map(m)) = (&keys, &mut work.kind) {
+                m.retain(|k, _| keys.contains(k));
             }
-            _ => {
-                let s = target.as_str().ok_or_else(|| format!("dest.pattern needs a string at {norm}, and the value there is {} (MissingDocumentPattern)", target.kind_phrase()))?;
-                let new = Node::str(re.sub(&text, s)?, target.span);
-                Some((new, Outcome::Substituted))
-            }
+            *slot.data_mut() = work;
+            cx.warn.push(format!("dest.path '{path}': {why}; the exception's message is empty, and Deckhand reports only a non-empty one: this substitution changes nothing"), dest.span);
+            return Ok(());
         }
-    } else {
-        Some((
-            value.clone(),
-            if existed {
-                Outcome::Replaced
-            } else {
-                Outcome::Added
-            },
-        ))
+        Err(e) => return Err(e),
     };
-    let mut root: Option<Node> = None;
-    if let Some((new, outcome)) = root_value {
-        let span = new.span;
-        let mut update = p.update(&mut work, new).map_err(|e| e.to_string())?;
-        if let (dpath::Written::Root(v), _) = update {
-            root = Some(v);
-            update = (dpath::Written::InPlace, Vec::new());
-        }
-        for locs in update.1 {
-            steps.push((locs, outcome, span, Some(target.clone())));
-        }
-        if root.is_some() {
-            steps.push((Vec::new(), outcome, span, Some(target.clone())));
-        }
-    }
     let result = match root {
         Some(v) => {
             if in_place {
@@ -406,7 +351,7 @@ fn substitute_one(
     } else if truthy(&result) {
         *data = result;
     } else {
-        return Err(format!("Failed to create JSON path \"{path}\" in the destination document. No data was substituted."));
+        return Err(format!("Failed to create JSON path \"{path}\" in the destination document. No data was substituted.").into());
     }
     slot.set = true;
     if cx.trace.is_some() {
@@ -445,59 +390,4 @@ fn root_update(data: &Node, result: Node, path: &str, cx: &mut Cx<'_>, at: Span)
         );
     }
     Some(Node::map(merged, data.span))
-}
-
-/// `_replace_pattern_recursively`: strings that contain the pattern's text literally get every
-/// regex match replaced; `depth` counts from 0 at the target, and `max` is compared with `==`.
-#[allow(clippy::too_many_arguments)]
-fn recurse_replace(
-    node: &mut Node,
-    depth: i64,
-    max: &Node,
-    pattern: &str,
-    re: &pyre::PyRegex,
-    text: &str,
-    here: &mut Vec<Loc>,
-    steps: &mut Vec<(Vec<Loc>, Outcome, Span, Option<Node>)>,
-    changed: &mut usize,
-) -> std::result::Result<(), String> {
-    if Node::new(Kind::Int(depth), Span::NONE).py_eq(max) {
-        return Ok(());
-    }
-    let visit = |loc: Loc,
-                 v: &mut Node,
-                 here: &mut Vec<Loc>,
-                 steps: &mut Vec<_>,
-                 changed: &mut usize|
-     -> std::result::Result<(), String> {
-        here.push(loc);
-        let r = match v.as_str() {
-            Some(s) if s.contains(pattern) => {
-                let old = v.clone();
-                *v = Node::str(re.sub(text, s)?, v.span);
-                steps.push((here.clone(), Outcome::Substituted, v.span, Some(old)));
-                *changed += 1;
-                Ok(())
-            }
-            _ => recurse_replace(v, depth + 1, max, pattern, re, text, here, steps, changed),
-        };
-        here.pop();
-        r
-    };
-    match &mut node.kind {
-        Kind::Map(m) => {
-            for i in 0..m.len() {
-                if let Some((_, v)) = m.get_index_mut(i) {
-                    visit(Loc::Entry(i), v, here, steps, changed)?;
-                }
-            }
-        }
-        Kind::List(items) => {
-            for (i, v) in items.iter_mut().enumerate() {
-                visit(Loc::Item(i), v, here, steps, changed)?;
-            }
-        }
-        _ => {}
-    }
-    Ok(())
 }

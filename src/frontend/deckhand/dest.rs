@@ -1,0 +1,203 @@
+//! One substitution destination as `utils.jsonpath_replace` writes it: the path found in the
+//! document's data, created from its text when nothing matches (`_execute_data_expansion`),
+//! then the value written at every match (jsonpath-ng's `update`), or `str(value)` spliced
+//! with `re.sub` into the string at the first match (`dest.pattern`), or into every string
+//! below it that holds the pattern's text (`recurse`). How a destination fails decides what
+//! Deckhand reports: [`Fail`].
+
+use super::pyre;
+use super::Cx;
+use crate::merge::Outcome;
+use crate::value::dpath::{self, DPath, Loc, PathError, PathErrorKind};
+use crate::value::{Key, Kind, Node, Span};
+
+/// How one destination failed.
+pub(super) enum Fail {
+    /// Deckhand's `UnknownSubstitutionError`; the reason is what strata found.
+    Unknown(String),
+    /// Deckhand renders this; strata does not reproduce it.
+    Unsupported(String),
+    /// jsonpath-ng's `NotImplementedError`, whose message is empty: `_substitute_one` reports
+    /// only a non-empty one, so the substitution silently changes nothing.
+    Silent(String),
+}
+
+impl From<String> for Fail {
+    fn from(s: String) -> Fail {
+        Fail::Unknown(s)
+    }
+}
+
+impl From<&str> for Fail {
+    fn from(s: &str) -> Fail {
+        Fail::Unknown(s.to_string())
+    }
+}
+
+impl From<PathError> for Fail {
+    fn from(e: PathError) -> Fail {
+        match e.kind {
+            PathErrorKind::NotImplemented => Fail::Silent(e.message),
+            PathErrorKind::Unsupported => Fail::Unsupported(e.message),
+            PathErrorKind::Parse | PathErrorKind::Python => Fail::Unknown(e.message),
+        }
+    }
+}
+
+/// What a destination changed, for the trace: where, how, the value's span, what was there.
+pub(super) type Steps = Vec<(Vec<Loc>, Outcome, Span, Option<Node>)>;
+
+/// `jsonpath_replace` from its first `find`: creates the path when nothing matches, then
+/// writes the value (or splices it into the string there, or into every string below with
+/// `recurse`). Returns the new whole data when the path is `$`, and what changed where.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn write_dest(
+    p: &DPath,
+    norm: &str,
+    work: &mut Node,
+    value: &Node,
+    pattern: Option<&Node>,
+    recurse: Option<&Node>,
+    at: Span,
+    cx: &mut Cx<'_>,
+) -> std::result::Result<(Option<Node>, Steps), Fail> {
+    let existed = p.matches(work)?;
+    if !existed {
+        if !p.is_simple() {
+            cx.warn.push(format!("dest.path '{norm}' matches nothing: Deckhand creates the missing path from its text cut at each '.' (not as jsonpath), so it makes keys named after those pieces"), at);
+        }
+        dpath::expand(work, &p.text)?;
+    }
+    let Some(target) = p.target(work)?.map(std::borrow::Cow::into_owned) else {
+        return Err(format!(
+            "nothing is at '{norm}' even after creating it (IndexError: list index out of range)"
+        )
+        .into());
+    };
+    let mut steps: Steps = Vec::new();
+    let root_value = if let Some(pattern) = pattern {
+        let pattern = pattern
+            .as_str()
+            .ok_or("dest.pattern is not a string (TypeError)")?;
+        let re = pyre::compile(pattern)?;
+        let text = crate::value::py::py_str(value);
+        if text.contains('\\') {
+            cx.warn.push("the substituted value contains '\\': Deckhand's re.sub reads it as a replacement template (\\\\ becomes \\, \\1 a group)", at);
+        }
+        match (recurse, &target.kind) {
+            (Some(r), Kind::Map(_) | Kind::List(_)) => {
+                let max = r.as_map().map(|m| {
+                    m.get(&Key::str("depth"))
+                        .cloned()
+                        .unwrap_or(Node::new(Kind::Int(-1), Span::NONE))
+                });
+                let max = max.ok_or("dest.recurse is not a mapping (AttributeError)")?;
+                let Some(first) = p.first_location(work)? else {
+                    return Err(Fail::Unsupported(format!("the first match of '{norm}' is the list a slice wraps a value in; jsonpath-ng rewrites the strings below it, and strata does not reproduce that")));
+                };
+                let mut changed = 0;
+                if let Some(node) = dpath::get_mut(work, &first) {
+                    let mut here = first.clone();
+                    recurse_replace(
+                        node,
+                        0,
+                        &max,
+                        pattern,
+                        &re,
+                        &text,
+                        &mut here,
+                        &mut steps,
+                        &mut changed,
+                    )?;
+                }
+                if changed == 0 && pattern.chars().any(|c| "[]().*+?{}|^$\\".contains(c)) {
+                    cx.warn.push(format!("recursive substitution with pattern '{pattern}' changed nothing: Deckhand only rewrites strings that contain the pattern's text literally"), at);
+                }
+                None
+            }
+            _ => {
+                let s = target.as_str().ok_or_else(|| format!("dest.pattern needs a string at {norm}, and the value there is {} (MissingDocumentPattern)", target.kind_phrase()))?;
+                let new = Node::str(re.sub(&text, s)?, target.span);
+                Some((new, Outcome::Substituted))
+            }
+        }
+    } else {
+        let outcome = if existed {
+            Outcome::Replaced
+        } else {
+            Outcome::Added
+        };
+        Some((value.clone(), outcome))
+    };
+    let mut root: Option<Node> = None;
+    if let Some((new, outcome)) = root_value {
+        let span = new.span;
+        let (written, places) = p.update(work, new)?;
+        if pattern.is_some() && places.len() > 1 {
+            cx.warn.push(format!("dest.path '{norm}' matches {} values: Deckhand applies the pattern to the first one and writes the result at every match", places.len()), at);
+        }
+        if let dpath::Written::Root(v) = written {
+            root = Some(v);
+            steps.push((Vec::new(), outcome, span, Some(target.clone())));
+        }
+        for locs in places {
+            steps.push((locs, outcome, span, Some(target.clone())));
+        }
+    }
+    Ok((root, steps))
+}
+
+/// `_replace_pattern_recursively`: strings that contain the pattern's text literally get every
+/// regex match replaced; `depth` counts from 0 at the target, and `max` is compared with `==`.
+#[allow(clippy::too_many_arguments)]
+fn recurse_replace(
+    node: &mut Node,
+    depth: i64,
+    max: &Node,
+    pattern: &str,
+    re: &pyre::PyRegex,
+    text: &str,
+    here: &mut Vec<Loc>,
+    steps: &mut Vec<(Vec<Loc>, Outcome, Span, Option<Node>)>,
+    changed: &mut usize,
+) -> std::result::Result<(), String> {
+    if Node::new(Kind::Int(depth), Span::NONE).py_eq(max) {
+        return Ok(());
+    }
+    let visit = |loc: Loc,
+                 v: &mut Node,
+                 here: &mut Vec<Loc>,
+                 steps: &mut Vec<_>,
+                 changed: &mut usize|
+     -> std::result::Result<(), String> {
+        here.push(loc);
+        let r = match v.as_str() {
+            Some(s) if s.contains(pattern) => {
+                let old = v.clone();
+                *v = Node::str(re.sub(text, s)?, v.span);
+                steps.push((here.clone(), Outcome::Substituted, v.span, Some(old)));
+                *changed += 1;
+                Ok(())
+            }
+            _ => recurse_replace(v, depth + 1, max, pattern, re, text, here, steps, changed),
+        };
+        here.pop();
+        r
+    };
+    match &mut node.kind {
+        Kind::Map(m) => {
+            for i in 0..m.len() {
+                if let Some((_, v)) = m.get_index_mut(i) {
+                    visit(Loc::Entry(i), v, here, steps, changed)?;
+                }
+            }
+        }
+        Kind::List(items) => {
+            for (i, v) in items.iter_mut().enumerate() {
+                visit(Loc::Item(i), v, here, steps, changed)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
