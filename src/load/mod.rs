@@ -5,6 +5,7 @@
 pub mod canon;
 pub mod json;
 pub mod mime;
+pub mod psych;
 pub mod resolve;
 pub mod yaml;
 
@@ -78,6 +79,9 @@ pub struct LoadOptions {
     /// Bytes of the same source after the text being loaded (a Hiera data file's entry read
     /// alone): comments at the text's end are then not the source's closing comments.
     pub continues: usize,
+    /// Read YAML as Ruby's Psych does (`psych.rs`, `yaml/psych.rs`: Puppet's reader of
+    /// Hiera data) instead of PyYAML; `version` then does not apply.
+    pub psych: Option<psych::Psych>,
 }
 
 impl LoadOptions {
@@ -101,6 +105,7 @@ impl Default for LoadOptions {
             parallel_min: crate::par::SMALL,
             styles: None,
             continues: 0,
+            psych: None,
         }
     }
 }

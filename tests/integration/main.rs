@@ -13,6 +13,7 @@ mod explain;
 mod heat;
 mod hiera;
 mod hiera_index;
+mod hiera_psych;
 mod jobs;
 mod layers;
 mod lookup;

@@ -139,6 +139,17 @@ pub fn read(doc: Option<&Node>, at: Span) -> Result<Config> {
             )
             .hint("write 'version: 5'"))
         }
+        // Puppet takes `to_i` of the version to choose the reader, whose type check then
+        // refuses anything but an Integer.
+        Some(Kind::Str(s))
+            if s.trim_start().split(|c: char| !c.is_ascii_digit()).next() == Some("5") =>
+        {
+            return Err(err(
+                "The Lookup Configuration has wrong type, entry 'version' expects an Integer value, got String",
+                version.map_or(doc.span, |v| v.span),
+            )
+            .hint("write version: 5, without quotes"));
+        }
         Some(_) => {
             let v = version.map(super::ruby::to_s).unwrap_or_default();
             return Err(err(

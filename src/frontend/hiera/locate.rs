@@ -1,7 +1,7 @@
 //! A hierarchy level's locations, as Puppet's `LocationResolver` makes them: the datadir
 //! (relative to hiera.yaml's folder) joined with each interpolated `path` / `paths` entry,
-//! each `glob` / `globs` match (sorted, directories left out; `*`, `?`, `[...]`, `{a,b}`,
-//! `**`), or one path per value of a `mapped_paths` variable. Interpolation here allows
+//! each `glob` / `globs` match (in Ruby's `Dir.glob` order, directories left out; `*`, `?`,
+//! `[...]`, `{a,b}`, `**`), or one path per value of a `mapped_paths` variable. Interpolation here allows
 //! variables only (`%{facts.x}`, `%{::x}`, `%{x}`), no methods.
 
 use super::config::{Level, Locations};
@@ -152,40 +152,62 @@ fn braces(p: &str) -> Vec<String> {
     vec![p.to_string()]
 }
 
+/// Ruby's `Dir.glob` (through `Pathname.glob`): each folder's entries in sorted order, an
+/// entry a pattern ends at listed before what lies inside it, every pattern still open (`**`
+/// going deeper, and what follows it) carried into a sub-folder together: `a/**/*.yaml` lists
+/// `a/b/x.yaml` before `a/c.yaml`. `**` skips hidden folders; `*` does not match a leading dot.
 fn walk(dir: &Path, segs: &[&str], files: &mut dyn Files, out: &mut Vec<PathBuf>) {
-    let Some((first, rest)) = segs.split_first() else {
-        return;
-    };
-    if *first == "**" {
-        // Zero or more folders.
-        walk(dir, rest, files, out);
-        let mut entries = files.list(dir);
-        entries.sort();
-        for (name, is_dir) in entries {
-            if is_dir && !name.starts_with('.') {
-                walk(&dir.join(name), segs, files, out);
-            }
-        }
-        return;
-    }
+    walk_states(dir, &[segs], files, out);
+}
+
+fn walk_states<'p>(
+    dir: &Path,
+    states: &[&'p [&'p str]],
+    files: &mut dyn Files,
+    out: &mut Vec<PathBuf>,
+) {
     let mut entries = files.list(dir);
     entries.sort();
     for (name, is_dir) in entries {
-        if !matches(first.as_bytes(), name.as_bytes()) {
-            continue;
-        }
-        if name.starts_with('.') && !first.starts_with('.') {
-            continue;
+        let mut next: Vec<&'p [&'p str]> = Vec::new();
+        let push = |s: &'p [&'p str], next: &mut Vec<&'p [&'p str]>| {
+            if !next.contains(&s) {
+                next.push(s);
+            }
+        };
+        for &state in states {
+            let Some((&first, rest)) = state.split_first() else {
+                continue;
+            };
+            if first == "**" {
+                if is_dir && !name.starts_with('.') {
+                    push(state, &mut next);
+                }
+                // `**` as no folder at all: what follows it, on this entry.
+                if let Some((&after, tail)) = rest.split_first() {
+                    if segment_matches(after, &name) {
+                        push(tail, &mut next);
+                    }
+                }
+            } else if segment_matches(first, &name) {
+                push(rest, &mut next);
+            }
         }
         let path = dir.join(&name);
-        if rest.is_empty() {
-            if !is_dir {
-                out.push(path);
-            }
-        } else if is_dir {
-            walk(&path, rest, files, out);
+        if next.iter().any(|s| s.is_empty()) && !is_dir {
+            out.push(path.clone());
+        }
+        next.retain(|s| !s.is_empty());
+        if is_dir && !next.is_empty() {
+            walk_states(&path, &next, files, out);
         }
     }
+}
+
+/// A pattern segment against an entry's name; a leading dot only by a leading dot.
+fn segment_matches(pattern: &str, name: &str) -> bool {
+    matches(pattern.as_bytes(), name.as_bytes())
+        && (!name.starts_with('.') || pattern.starts_with('.'))
 }
 
 /// One path segment against `*`, `?`, `[set]` (`[!set]`, `[^set]`, ranges), `\x`.

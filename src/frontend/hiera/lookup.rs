@@ -8,13 +8,14 @@
 //! keys. Data files are read once; found values are interpolated; recursion is an error.
 
 use super::behave::{Behaviour, Name};
+use super::check;
 use super::interp::{self, Interp, Seg};
 use super::locate::{self, Location};
 use super::report::{say, value as show, Log};
 use super::state::Hiera;
 use crate::error::{Error, ErrorKind, Result};
 use crate::merge::{Outcome, Step};
-use crate::value::{Key, Map, Node, Path as VPath, Span};
+use crate::value::{Key, Kind, Map, Node, Path as VPath, Span};
 
 /// Deepest chain of lookups inside interpolations (each one recurses).
 const MAX_NESTING: usize = 64;
@@ -125,6 +126,13 @@ impl Hiera<'_> {
                 }
                 Some(v) => {
                     self.searched.push((i, j, "found"));
+                    self.symbols.extend(self.noted.take());
+                    let origin = check::Origin {
+                        key: root,
+                        path: &path,
+                        format,
+                    };
+                    check::rich_data(&v, &self.symbols, &origin)?;
                     let v = interp::interpolate(v, true, self)?;
                     say(&mut self.log, || {
                         format!("Found key: \"{root}\" value: {}", show(&v))
@@ -342,7 +350,26 @@ impl Hiera<'_> {
         let Some((ty, span)) = self.options.as_ref().and_then(|o| o.convert_to(root)) else {
             return Ok(v);
         };
-        super::ruby::convert(&ty, v, span)
+        let converted = super::ruby::convert(&ty, v, root, span)?;
+        say(&mut self.log, || {
+            let args = match &ty.kind {
+                Kind::List(items) => items.iter().map(convert_arg).collect::<Vec<_>>(),
+                _ => vec![convert_arg(&ty)],
+            };
+            format!(
+                "Applying convert_to lookup_option with arguments [{}]",
+                args.join(", ")
+            )
+        });
+        Ok(converted)
+    }
+}
+
+/// A `convert_to` argument as Puppet's report prints it: the type by its name.
+fn convert_arg(n: &Node) -> String {
+    match &n.kind {
+        Kind::Str(s) => s.to_string(),
+        _ => super::ruby::inspect(n),
     }
 }
 

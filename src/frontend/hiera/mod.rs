@@ -1,14 +1,17 @@
 //! `strata lookup --hiera`: Hiera 5 lookups as `puppet lookup` (Puppet 7) gives them, from a
 //! `hiera.yaml`, its data files and a facts file. This file owns the job the CLI builds, the
 //! scope (facts as top-scope variables, `facts`, `trusted`), the one-key and whole-document
-//! modes, and the not-found message. `config` reads hiera.yaml, `locate` the levels'
+//! modes, and the not-found message. Every YAML file is read as Puppet reads it, with Ruby's
+//! Psych (`load::psych`). `config` reads hiera.yaml, `locate` the levels'
 //! locations, `data` the data files (`slice`: by entry, from a kept index in `index`), `interp` interpolation and key syntax, `options` lookup_options, `behave` and
 //! `deep` Puppet's merge behaviours, `state` a run's state, `lookup` the search itself,
 //! `report` `--explain-levels`.
 
 pub mod behave;
+pub mod check;
 pub mod config;
 pub mod data;
+pub mod facts;
 pub mod index;
 pub mod interp;
 pub mod locate;
@@ -22,6 +25,7 @@ pub mod state;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{add_text_input, built_from, Input, Rendered, Settings};
 use crate::load;
+use crate::load::psych::{Psych, Symbols};
 use crate::strategy::Origin;
 use crate::value::{Key, Kind, Map, Node, Seg, SourceMap, Span};
 use behave::Behaviour;
@@ -106,22 +110,8 @@ fn usage_deep() -> Error {
 }
 
 /// Facts as Puppet's top scope has them: each fact, `facts`, and `trusted`.
-fn scope(facts: Option<Node>) -> Result<Map> {
-    let facts = match facts {
-        None => Map::new(),
-        Some(n) => match n.kind {
-            Kind::Map(m) => *m,
-            Kind::Null => Map::new(),
-            _ => {
-                return Err(Error::new(
-                    ErrorKind::Parse,
-                    format!("the facts must be a mapping, not {}", n.kind_phrase()),
-                )
-                .at(n.span)
-                .hint("write one fact per line: 'nodename: web01'"))
-            }
-        },
-    };
+fn scope(facts: Option<Map>) -> Result<Map> {
+    let facts = facts.unwrap_or_default();
     let mut scope = facts.clone();
     let trusted = match facts.get(&Key::str("trusted")) {
         Some(t) if t.as_map().is_some() => t.clone(),
@@ -131,9 +121,17 @@ fn scope(facts: Option<Node>) -> Result<Map> {
                 .iter()
                 .find_map(|k| facts.get(&Key::str(k)).cloned())
                 .unwrap_or_else(|| Node::str("localhost", Span::NONE));
+            // Puppet's `TrustedInformation#to_h`: the certname's first label and the rest.
+            let (host, domain) = match certname.as_str().map(|c| c.split_once('.')) {
+                Some(Some((h, d))) => (Node::str(h, Span::NONE), Node::str(d, Span::NONE)),
+                _ => (certname.clone(), Node::null(Span::NONE)),
+            };
             t.insert(Key::str("authenticated"), Node::str("local", Span::NONE));
             t.insert(Key::str("certname"), certname);
             t.insert(Key::str("extensions"), Node::empty_map(Span::NONE));
+            t.insert(Key::str("hostname"), host);
+            t.insert(Key::str("domain"), domain);
+            t.insert(Key::str("external"), Node::empty_map(Span::NONE));
             Node::map(t, Span::NONE)
         }
     };
@@ -168,13 +166,35 @@ pub fn render(
     let mut warnings = Vec::new();
     let merge = explicit(&job.merge)?;
     let config_name = job.config.name.clone();
-    let (doc, at) = load_doc(job.config, sources, settings, &mut warnings)?;
+    // Puppet reads every YAML file with Psych's `safe_load`: Symbols permitted in hiera.yaml
+    // and the data, not in the facts.
+    let noted = Symbols::default();
+    let psych = |symbols| Settings {
+        load: load::LoadOptions {
+            psych: Some(Psych {
+                symbols,
+                noted: noted.clone(),
+            }),
+            ..settings.load.clone()
+        },
+        ..settings.clone()
+    };
+    let (data_settings, facts_settings) = (psych(true), psych(false));
+    let (doc, at) = load_doc(job.config, sources, &data_settings, &mut warnings)?;
+    if let Some(doc) = &doc {
+        check::config_symbols(doc, &noted.take().into_iter().collect(), &config_name)?;
+    }
     let config = config::read(doc.as_ref(), at)?;
     let facts = match job.facts {
-        Some(f) => load_doc(f, sources, settings, &mut warnings)?.0,
+        Some(f) => {
+            let name = f.name.clone();
+            let (doc, at) = load_doc(f, sources, &facts_settings, &mut warnings)?;
+            Some(facts::given(doc, at, &name)?)
+        }
         None => None,
     };
     let scope = scope(facts)?;
+    let settings = &data_settings;
     let mut h = Hiera::new(
         config,
         config_name,

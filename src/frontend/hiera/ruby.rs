@@ -21,6 +21,19 @@ pub fn puppet_type(n: &Node) -> &'static str {
     }
 }
 
+/// The generalized Puppet type of a value that `Array.new` refuses, as its message names it.
+fn puppet_type_name(n: &Node) -> &'static str {
+    match &n.kind {
+        Kind::Null => "Undef",
+        Kind::Bool(_) => "Boolean",
+        Kind::Int(_) | Kind::BigInt(_) => "Integer",
+        Kind::Float(_) => "Float",
+        Kind::Str(_) | Kind::Timestamp(_) | Kind::Bytes(_) => "String",
+        Kind::List(_) | Kind::Tuple(_) => "Array",
+        Kind::Map(_) | Kind::Set(_) => "Hash",
+    }
+}
+
 /// What `"#{value}"` gives in Ruby: strings as they are, `nil` as "", containers inspected.
 pub fn to_s(n: &Node) -> String {
     match &n.kind {
@@ -105,26 +118,64 @@ pub fn quote(s: &str) -> String {
     out
 }
 
-/// `convert_to`: `Array` (a hash becomes `[key, value]` pairs, a scalar a one-item array),
-/// `String` and `Integer` / `Float` / `Numeric` from their usual forms.
-pub fn convert(ty: &Node, v: Node, at: Span) -> Result<Node> {
-    let ty_text = match &ty.kind {
-        Kind::List(items) => items.first().and_then(text).unwrap_or_default(),
-        _ => text(ty).unwrap_or_default(),
+/// Items `convert_to: Array` makes of an Integer at most (Puppet counts 0...n).
+const MAX_RANGE: i64 = 1 << 20;
+
+/// `convert_to`: `Array` as Puppet's `Array.new` (a hash becomes `[key, value]` pairs, a
+/// string its characters, an integer n `0...n`; with `[Array, true]` anything but an array is
+/// wrapped), `String` and `Integer` / `Float` / `Numeric` from their usual forms. `key`: the
+/// key looked up, for the messages.
+pub fn convert(ty: &Node, v: Node, key: &str, at: Span) -> Result<Node> {
+    let (ty_text, wrap) = match &ty.kind {
+        Kind::List(items) => (
+            items.first().and_then(text).unwrap_or_default(),
+            matches!(items.get(1).map(|n| &n.kind), Some(Kind::Bool(true))),
+        ),
+        _ => (text(ty).unwrap_or_default(), false),
     };
     let fail = |m: String| Error::new(ErrorKind::Directive, m).at(at);
     let span = v.span;
     match ty_text {
-        "Array" => Ok(match v.kind {
+        "Array" if wrap => Ok(match v.kind {
             Kind::List(_) => v,
-            Kind::Map(m) => Node::list(
-                m.into_iter()
-                    .map(|(k, v)| Node::list(vec![k.0, v], span))
-                    .collect::<Vec<_>>(),
-                span,
-            ),
             kind => Node::list(vec![Node::new(kind, span)], span),
         }),
+        "Array" => {
+            let refused = |v: &Node| {
+                fail(format!(
+                    "The convert_to lookup_option for key '{key}' raised error: 'new_array' Value of type {} cannot be converted to Array",
+                    puppet_type_name(v)
+                ))
+                .hint("write convert_to: [Array, true] to wrap the value in an array")
+            };
+            Ok(match v.kind {
+                Kind::List(_) => v,
+                Kind::Map(m) => Node::list(
+                    m.into_iter()
+                        .map(|(k, v)| Node::list(vec![k.0, v], span))
+                        .collect::<Vec<_>>(),
+                    span,
+                ),
+                Kind::Str(ref s) => Node::list(
+                    s.chars()
+                        .map(|c| Node::str(c.to_string(), span))
+                        .collect::<Vec<_>>(),
+                    span,
+                ),
+                Kind::Int(n) if (0..=MAX_RANGE).contains(&n) => Node::list(
+                    (0..n)
+                        .map(|i| Node::new(Kind::Int(i), span))
+                        .collect::<Vec<_>>(),
+                    span,
+                ),
+                Kind::Int(n) if n > MAX_RANGE => {
+                    return Err(fail(format!(
+                        "convert_to: Array on the integer {n} makes an array of {n} items, more than strata builds ({MAX_RANGE})"
+                    )))
+                }
+                _ => return Err(refused(&v)),
+            })
+        }
         "String" => Ok(match &v.kind {
             Kind::Str(_) => v,
             _ => Node::str(to_s(&v), span),

@@ -39,6 +39,9 @@ pub fn stamp(bytes: &[u8], opts: &LoadOptions) -> u64 {
         opts.alias_budget,
         opts.max_documents,
         opts.max_input_size,
+        opts.psych
+            .as_ref()
+            .map_or(0, |p| 1 + usize::from(p.symbols)),
         bytes.len(),
     ] {
         h.write_usize(n);

@@ -10,9 +10,10 @@ use super::options::Options;
 use super::report::{say, Log};
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{Input, Settings};
+use crate::load::psych::Symbols;
 use crate::merge::Trace;
 use crate::value::{Kind, Map, Node, SourceMap, Span};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::PathBuf;
 
 /// Everything one run of lookups shares.
@@ -47,6 +48,10 @@ pub struct Hiera<'a> {
     pub(super) read_ahead: FxHashMap<PathBuf, (Input, super::data::Kept)>,
     /// Each file's identity before it was read (`Files::identity`), for its new index.
     pub(super) identities: FxHashMap<PathBuf, [u64; 5]>,
+    /// Where the loaders note the Ruby Symbols Psych built (`settings.load.psych`), and the
+    /// spans noted so far (`check`).
+    pub(super) noted: Symbols,
+    pub(super) symbols: FxHashSet<Span>,
 }
 
 impl<'a> Hiera<'a> {
@@ -83,6 +88,13 @@ impl<'a> Hiera<'a> {
             sliced: FxHashMap::default(),
             read_ahead: FxHashMap::default(),
             identities: FxHashMap::default(),
+            noted: settings
+                .load
+                .psych
+                .as_ref()
+                .map(|p| p.noted.clone())
+                .unwrap_or_default(),
+            symbols: FxHashSet::default(),
         }
     }
 

@@ -4,7 +4,8 @@
 //! read as strings, duplicate keys (the last value wins, at the first key's place, with a
 //! warning), unhashable keys refused, and the collection tags `!!set`, `!!omap`, `!!pairs`.
 //! Scalars are typed by `construct.rs`; closed mappings and `!!omap` / `!!pairs` items are
-//! built in `compose/collections.rs`.
+//! built in `compose/collections.rs`. With `LoadOptions::psych`, nodes are built as Ruby's
+//! Psych builds them instead (`psych.rs`: tags, collection tags, merge keys where they stand).
 //!
 //! PyYAML composes a whole document before it constructs any value, so a constructor error
 //! (`!!int abc`) is kept until the document ends: a syntax error later in the same document
@@ -12,6 +13,7 @@
 
 use super::construct::{self, Special};
 use super::parser::{Event, Props, Spanned};
+use super::psych::{self, Mapping, Seq};
 use super::record::Recorder;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::load::LoadOptions;
@@ -19,6 +21,8 @@ use crate::value::{Kind, Node, SourceId, Span};
 use std::collections::HashMap;
 
 mod collections;
+
+pub(super) use collections::describe_key;
 
 /// What a sequence becomes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -29,16 +33,22 @@ enum SeqKind {
     /// The value of a `<<` key, written in place (no anchor): a list whose items are taken
     /// as nodes, their tags ignored, as `flatten_mapping` takes them.
     Merge,
+    /// Psych's `!!omap`: a mapping of each item's first child to its last.
+    Omap,
 }
 
 /// What a mapping becomes.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum MapKind {
+pub(super) enum MapKind {
     Map,
     /// `!!set`: the keys.
     Set,
     /// An item of `!!omap` / `!!pairs`: its pairs taken as they are (no merge keys, any key).
     PairsItem,
+    /// Psych's `!ruby/hash-with-ivars`: the mapping under its `elements` key.
+    WithIvars,
+    /// Psych's `!!str` on a mapping: the value of its `str` key.
+    StrObject,
 }
 
 /// An open collection. Members wait in the composer's shared `items` / `pairs` stacks from
@@ -53,6 +63,9 @@ enum Frame<'a> {
     Map {
         from: usize,
         merges: Vec<Node>,
+        /// Psych: the `<<` pairs among the pairs (their index from `from`), and whether
+        /// each value was an alias.
+        merge_at: Vec<(usize, bool)>,
         key: Option<Node>,
         key_special: Special,
         start: u32,
@@ -78,14 +91,16 @@ pub struct Composer<'a, 'o> {
     pub warnings: &'o mut Vec<Warning>,
     stack: Vec<Frame<'a>>,
     items: Vec<Node>,
-    pairs: Vec<(Node, Node)>,
+    pub(super) pairs: Vec<(Node, Node)>,
     anchors: HashMap<&'a str, Anchored>,
     expanded: usize,
     root: Option<Node>,
-    deferred: Option<Error>,
+    pub(super) deferred: Option<Error>,
     documents: usize,
     /// Notes spellings and layout, when the run keeps what people wrote.
     pub record: Option<Recorder<'a>>,
+    /// The node being added is an alias's copy (Psych merges differ).
+    aliasing: bool,
 }
 
 impl<'a, 'o> Composer<'a, 'o> {
@@ -112,6 +127,7 @@ impl<'a, 'o> Composer<'a, 'o> {
             deferred: None,
             documents: 0,
             record: None,
+            aliasing: false,
         }
     }
 
@@ -156,11 +172,14 @@ impl<'a, 'o> Composer<'a, 'o> {
             } => {
                 self.check_anchor(&props, span)?;
                 let in_key = self.in_key_position();
+                let tag = props.tag.as_deref();
                 let (kind, special) = if self.merge_source(&props) {
                     // Never constructed: `flatten_mapping` refuses a scalar by its node kind.
                     (Kind::Null, Special::None)
+                } else if self.opts.psych.is_some() {
+                    self.psych_scalar(&value, plain, tag, in_key, span)
                 } else {
-                    match construct::scalar(&value, plain, props.tag.as_deref(), self.opts) {
+                    match construct::scalar(&value, plain, tag, self.opts) {
                         Ok(k) => k,
                         Err(problem) => {
                             self.defer(problem, span);
@@ -197,6 +216,14 @@ impl<'a, 'o> Composer<'a, 'o> {
                     })
                 );
                 let kind = match props.tag.as_deref() {
+                    tag if self.opts.psych.is_some() => match psych::sequence(tag) {
+                        Ok(Seq::List) => SeqKind::List,
+                        Ok(Seq::Omap) => SeqKind::Omap,
+                        Err(fault) => {
+                            self.defer_psych(&fault, span);
+                            SeqKind::List
+                        }
+                    },
                     _ if self.merge_source(&props) && merge_value => SeqKind::Merge,
                     _ if self.merge_source(&props) => SeqKind::List,
                     None | Some("!" | construct::SEQ) => SeqKind::List,
@@ -226,6 +253,15 @@ impl<'a, 'o> Composer<'a, 'o> {
                     })
                 );
                 let kind = match props.tag.as_deref() {
+                    tag if self.opts.psych.is_some() => match psych::mapping(tag) {
+                        Ok(Mapping::Map) => MapKind::Map,
+                        Ok(Mapping::WithIvars) => MapKind::WithIvars,
+                        Ok(Mapping::StrObject) => MapKind::StrObject,
+                        Err(fault) => {
+                            self.defer_psych(&fault, span);
+                            MapKind::Map
+                        }
+                    },
                     _ if pairs_item => MapKind::PairsItem,
                     _ if self.merge_source(&props) => MapKind::Map,
                     None | Some("!" | construct::MAP) => MapKind::Map,
@@ -240,6 +276,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                 self.stack.push(Frame::Map {
                     from: self.pairs.len(),
                     merges: Vec::new(),
+                    merge_at: Vec::new(),
                     key: None,
                     key_special: Special::None,
                     start: span.start,
@@ -260,11 +297,17 @@ impl<'a, 'o> Composer<'a, 'o> {
                         end: span.end.max(start),
                     };
                     let items: Vec<Node> = self.items.drain(from..).collect();
-                    let items = match kind {
-                        SeqKind::List | SeqKind::Merge => items,
-                        SeqKind::Pairs => self.pairs_items(items),
+                    let node = match kind {
+                        SeqKind::List | SeqKind::Merge => Node::list(items, span),
+                        SeqKind::Pairs => Node::list(self.pairs_items(items), span),
+                        SeqKind::Omap => match psych::omap(items) {
+                            Ok(map) => Node::map(map, span),
+                            Err(fault) => {
+                                self.defer_psych(&fault, span);
+                                Node::empty_map(span)
+                            }
+                        },
                     };
-                    let node = Node::list(items, span);
                     if let Some(r) = self.record.as_mut() {
                         r.close(ev.end, &node);
                     }
@@ -275,6 +318,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                 if let Some(Frame::Map {
                     from,
                     merges,
+                    merge_at,
                     start,
                     anchor,
                     kind,
@@ -286,6 +330,9 @@ impl<'a, 'o> Composer<'a, 'o> {
                         end: span.end.max(start),
                     };
                     let node = match kind {
+                        _ if self.opts.psych.is_some() => {
+                            self.psych_map(from, merge_at, kind, span)
+                        }
                         MapKind::PairsItem => self.pairs_item(from, span),
                         MapKind::Map => Node::map(self.build_map(from, merges, span)?, span),
                         MapKind::Set => {
@@ -295,6 +342,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                             }
                             Node::new(Kind::Set(Box::new(map)), span)
                         }
+                        MapKind::WithIvars | MapKind::StrObject => Node::null(span),
                     };
                     if let Some(r) = self.record.as_mut() {
                         r.close(ev.end, &node);
@@ -340,7 +388,7 @@ impl<'a, 'o> Composer<'a, 'o> {
     }
 
     /// Whether the next node is a mapping key (where `<<` and `=` mean something).
-    fn in_key_position(&self) -> bool {
+    pub(super) fn in_key_position(&self) -> bool {
         matches!(
             self.stack.last(),
             Some(Frame::Map {
@@ -352,6 +400,10 @@ impl<'a, 'o> Composer<'a, 'o> {
     }
 
     fn check_anchor(&self, props: &Props<'a>, span: Span) -> Result<()> {
+        if self.opts.psych.is_some() {
+            // libyaml and Psych take a repeated anchor: the later one counts.
+            return Ok(());
+        }
         if let Some(name) = props.anchor {
             if self.anchors.contains_key(name) {
                 // PyYAML points at the second `&name`.
@@ -433,7 +485,10 @@ impl<'a, 'o> Composer<'a, 'o> {
         if special != Special::None && !self.in_key_position() {
             self.defer(construct::no_constructor(special.tag()), span);
         }
-        self.add(node, span, special)
+        self.aliasing = true;
+        let added = self.add(node, span, special);
+        self.aliasing = false;
+        added
     }
 
     fn check_depth(&self, span: Span) -> Result<()> {
@@ -463,14 +518,19 @@ impl<'a, 'o> Composer<'a, 'o> {
             None => self.root = Some(node),
             Some(Frame::Seq { .. }) => self.items.push(node),
             Some(Frame::Map {
+                from,
                 merges,
+                merge_at,
                 key,
                 key_special,
                 kind,
                 ..
             }) => match key.take() {
                 None => {
-                    if *kind != MapKind::PairsItem && !is_hashable(&node) && self.deferred.is_none()
+                    if *kind != MapKind::PairsItem
+                        && self.opts.psych.is_none()
+                        && !is_hashable(&node)
+                        && self.deferred.is_none()
                     {
                         self.deferred = Some(
                             Error::new(
@@ -490,7 +550,12 @@ impl<'a, 'o> Composer<'a, 'o> {
                     *key_special = special;
                 }
                 Some(k) => {
-                    if *key_special == Special::Merge {
+                    if *key_special == Special::Merge && self.opts.psych.is_some() {
+                        // Merged where it stands, when the pairs are built.
+                        *key_special = Special::None;
+                        merge_at.push((self.pairs.len() - *from, self.aliasing));
+                        self.pairs.push((k, node));
+                    } else if *key_special == Special::Merge {
                         *key_special = Special::None;
                         merges.push(node);
                     } else {

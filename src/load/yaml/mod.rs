@@ -13,6 +13,7 @@
 mod compose;
 mod construct;
 mod parser;
+mod psych;
 mod record;
 mod scan;
 mod scanner;
@@ -96,6 +97,7 @@ fn load_counted(
 ) -> Result<(Vec<Node>, usize)> {
     check_text(text, source)?;
     let mut parser = Parser::new(text);
+    parser.scanner.libyaml_tabs = opts.psych.is_some();
     let mut composer = Composer::new(source, opts, warnings);
     start_recording(&mut parser, &mut composer, text, source);
     let mut docs = Vec::new();
@@ -165,6 +167,7 @@ fn load_single_pass(
 ) -> Result<Option<Node>> {
     check_text(text, source)?;
     let mut parser = Parser::new(text);
+    parser.scanner.libyaml_tabs = opts.psych.is_some();
     let mut composer = Composer::new(source, opts, warnings);
     start_recording(&mut parser, &mut composer, text, source);
     let mut first = None;
@@ -189,6 +192,10 @@ fn load_single_pass(
         }
         if let Some(doc) = composer.event(ev)? {
             first = Some(doc);
+            if opts.psych.is_some() {
+                // Psych's `safe_load` reads the first document and stops.
+                break;
+            }
         }
     }
     stop_recording(parser, composer);

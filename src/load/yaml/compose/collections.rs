@@ -17,7 +17,9 @@ impl<'a> Composer<'a, '_> {
     /// merges `a`, `<<: !!set {a: 1}` merges `a: 1`). An anchored one is built as written,
     /// because an alias elsewhere must give its value.
     pub(super) fn merge_source(&self, props: &Props<'a>) -> bool {
-        props.anchor.is_none()
+        // Psych builds a merge key's value where it stands (`psych.rs`).
+        self.opts.psych.is_none()
+            && props.anchor.is_none()
             && match self.stack.last() {
                 Some(Frame::Map {
                     key: Some(_),
@@ -150,7 +152,7 @@ fn node_id(n: &Node) -> &'static str {
     }
 }
 
-fn describe_key(k: &Node) -> String {
+pub(in crate::load::yaml) fn describe_key(k: &Node) -> String {
     match &k.kind {
         Kind::Str(s) => format!("'{s}'"),
         _ => crate::merge::key_text(k),
