@@ -9,25 +9,7 @@ use crate::util::{command, strata};
 use std::fmt::Write as _;
 use std::process::Command;
 
-/// A small deterministic generator (xorshift64*), so a failing case can be replayed by seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
+use crate::rng::Rng;
 
 /// Scalars as people spell them: every one means the same to strata and to PyYAML.
 const SPELLINGS: &[&str] = &[

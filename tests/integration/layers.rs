@@ -14,26 +14,7 @@ use crate::util::command;
 use std::fmt::Write as _;
 use strata::load::{yaml, LoadOptions};
 
-/// xorshift64*, so a failing case can be replayed by seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
-        from[self.below(from.len())]
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
+use crate::rng::Rng;
 
 const KEYS: &[&str] = &[
     "a",
@@ -193,7 +174,7 @@ impl Gen {
         if self.rng.chance(20) {
             let _ = write!(out, " {}", self.rng.pick(COMMENTS));
         }
-        for line in self.rng.pick_body() {
+        for line in BODIES[self.rng.below(BODIES.len())] {
             out.push('\n');
             if !line.is_empty() {
                 let _ = write!(out, "{}{line}", " ".repeat(indent + step));
@@ -282,12 +263,6 @@ impl Gen {
         out.push('\n');
         self.trivia(0, &mut out);
         out
-    }
-}
-
-impl Rng {
-    fn pick_body(&mut self) -> &'static [&'static str] {
-        BODIES[self.below(BODIES.len())]
     }
 }
 

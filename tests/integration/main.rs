@@ -22,6 +22,7 @@ mod positions;
 mod properties;
 mod readback;
 mod reliability;
+mod rng;
 mod roundtrip;
 mod trust;
 mod util;
