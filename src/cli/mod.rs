@@ -556,6 +556,28 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     let out = common.out.clone().filter(|p| p.as_os_str() != "-");
     let strict = common.strict;
     let mut rendered = dispatch(command, sources, &settings, &mut Disk::strict())?;
+    if let Some(p) = focus
+        .as_ref()
+        .filter(|p| render::explain::focus_names_nothing(&rendered, p))
+    {
+        let keys = rendered.doc.as_map().map(|m| {
+            m.iter()
+                .take(8)
+                .map(|(k, _)| format!("/{}", crate::merge::key_text(&k.0)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        let e = Error::new(
+            ErrorKind::Usage,
+            format!(
+                "--explain={p}: the result has no value there, and no merge decision touched it"
+            ),
+        );
+        return Err(match keys.filter(|k| !k.is_empty()) {
+            Some(k) => e.hint(format!("the result's top-level keys: {k}")),
+            None => e,
+        });
+    }
     let styles = styles.map(|s| s.book_under(rendered.header));
     if format == Format::Json {
         // Binary data and sets have no JSON type: say what they become.

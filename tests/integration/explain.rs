@@ -375,3 +375,32 @@ fn a_line_as_wide_as_can_be_fixes_the_column_at_once() {
         assert_eq!(line.find("# "), Some(80), "{line}");
     }
 }
+
+/// Issue 36: `--explain=/` is the whole document; a pointer that names nothing in the result
+/// and in the history (a typo) fails with exit 2, as `jq -e` fails on a missing path; a deleted
+/// value still has its history.
+#[test]
+fn explain_pointers_that_name_nothing_fail() {
+    let run = strata(&["merge", "--explain=/", "merge/base.yaml", "merge/prod.yaml"]);
+    assert!(!run.ok().contains("is not in the result"), "{}", run.stdout);
+    let run = strata(&[
+        "merge",
+        "--explain=/nope",
+        "merge/base.yaml",
+        "merge/prod.yaml",
+    ]);
+    let err = run.fails(2);
+    assert!(
+        err.contains("--explain=/nope: the result has no value there"),
+        "{err}"
+    );
+    assert!(err.contains("top-level keys: /"), "{err}");
+    let run = strata(&[
+        "merge",
+        "--explain=/nope",
+        "--output",
+        "json",
+        "merge/base.yaml",
+    ]);
+    run.fails(2);
+}

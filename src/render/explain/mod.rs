@@ -174,9 +174,25 @@ pub(crate) fn step_of<'t>(
 /// The value explained (the document, or the one at `focus`) and its path.
 fn focused<'r>(rendered: &'r Rendered, focus: Option<&Path>) -> (Option<&'r Node>, Path) {
     match focus {
+        // `/` is the key "" to RFC 6901, and the whole document to anyone typing it.
+        Some(p) if is_slash(p) && find(&rendered.doc, p).is_none() => {
+            (Some(&rendered.doc), Path::root())
+        }
         Some(p) => (find(&rendered.doc, p), p.clone()),
         None => (Some(&rendered.doc), Path::root()),
     }
+}
+
+fn is_slash(p: &Path) -> bool {
+    matches!(&p.0[..], [Seg::Key(k)] if k.is_empty())
+}
+
+/// Whether `--explain=POINTER` names nothing: no value at the pointer in the result and no
+/// step of the trace about it (a deleted value has a history and is explained). The CLI
+/// refuses such a pointer, as `jq -e` fails on a missing path.
+pub fn focus_names_nothing(rendered: &Rendered, focus: &Path) -> bool {
+    let (root, path) = focused(rendered, Some(focus));
+    root.is_none() && history_of(rendered, trace_of(rendered), &path).is_empty()
 }
 
 /// The value at a pointer in the result.
