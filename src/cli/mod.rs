@@ -2,13 +2,13 @@
 //! atomically to `--out`. The only module that touches files, the environment and the terminal.
 //! Exit codes: 0 rendered, 1 the input is wrong, 2 the command line is wrong; broken pipe → 0.
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Warning};
 use crate::frontend::{self, Input, Settings};
 use crate::load::YamlVersion;
 use crate::render::{self, Format};
 use crate::rendered::Rendered;
 use crate::value::style::StyleSink;
-use crate::value::{Path, SourceMap};
+use crate::value::{Path, SourceMap, Span};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path as FsPath, PathBuf};
@@ -525,11 +525,23 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     }
     let common = command.common();
     let mut settings = settings_of(common);
+    // Without --output, a `-o` file named `.json` / `.yaml` / `.yml` says the format.
+    let named = common
+        .out
+        .as_deref()
+        .and_then(|p| p.extension())
+        .and_then(|e| e.to_str())
+        .and_then(|e| match e.to_ascii_lowercase().as_str() {
+            "json" => Some(Format::Json),
+            "yaml" | "yml" => Some(Format::Yaml),
+            _ => None,
+        });
     let format = match common.output {
         Some(OutputArg::Yaml) => Format::Yaml,
         Some(OutputArg::Json) => Format::Json,
-        None => command.default_format(),
+        None => named.unwrap_or_else(|| command.default_format()),
     };
+    let out_warnings = out_warnings(common, format, named);
     // YAML output keeps the inputs' comments and spellings (docs/comments.md).
     let styles = (format == Format::Yaml && !common.no_comments).then(StyleSink::default);
     settings.load.styles = styles.clone();
@@ -578,6 +590,7 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
             None => e,
         });
     }
+    rendered.warnings.splice(0..0, out_warnings);
     let styles = styles.map(|s| s.book_under(rendered.header));
     if format == Format::Json {
         // Binary data and sets have no JSON type: say what they become.
@@ -655,6 +668,34 @@ fn inputs_of(command: &Command) -> Vec<String> {
         Command::Lookup { layer, .. } => layer.clone(),
         Command::Ardana { .. } => Vec::new(),
     }
+}
+
+/// What `-o` says that the user probably did not mean: a file named like a format (`-o json`,
+/// kubectl's and yq's format flag, writes a file named `json`), or a file whose name says
+/// another format than `--output` writes.
+fn out_warnings(common: &Common, format: Format, named: Option<Format>) -> Vec<Warning> {
+    let Some(out) = common.out.as_deref() else {
+        return Vec::new();
+    };
+    let text = out.to_string_lossy();
+    let word = |f: Format| if f == Format::Json { "JSON" } else { "YAML" };
+    let mut w = Vec::new();
+    if matches!(text.as_ref(), "json" | "yaml" | "yml") {
+        w.push(Warning::new(
+            format!("-o {text} writes {} into a file named '{text}' (-o is the output file); for {} on standard output write --output {}", word(format), text.to_uppercase().replace("YML", "YAML"), if text == "json" { "json" } else { "yaml" }),
+            Span::NONE,
+        ));
+    } else if let Some(n) = named.filter(|n| *n != format) {
+        w.push(Warning::new(
+            format!(
+                "-o {text}: the name says {} but --output writes {}",
+                word(n),
+                word(format)
+            ),
+            Span::NONE,
+        ));
+    }
+    w
 }
 
 fn report_warnings(rendered: &Rendered, sources: &SourceMap, strict: bool) -> Result<(), Error> {

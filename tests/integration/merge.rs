@@ -473,3 +473,41 @@ fn json_output_refuses_keys_that_collide_as_text() {
         run.stdout
     );
 }
+
+/// Issue 36: `-o` names a file. A file named like a format (kubectl's and yq's `-o json`) is
+/// warned about; without `--output`, a `.json` / `.yaml` name says the format; a name that says
+/// another format than `--output` is warned about.
+#[test]
+fn out_file_names_and_formats() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = crate::util::fixtures().join("merge/base.yaml");
+    let run = |args: &[&str]| {
+        let out = crate::util::command()
+            .current_dir(dir.path())
+            .arg("merge")
+            .arg(&base)
+            .args(args)
+            .output()
+            .expect("run strata");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&["-o", "json"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        err.contains("-o json writes YAML into a file named 'json'"),
+        "{err}"
+    );
+    assert_eq!(run(&["-o", "json", "--strict"]).0, Some(1));
+    let (code, err) = run(&["-o", "out.json"]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let text = std::fs::read_to_string(dir.path().join("out.json")).expect("written");
+    serde_json::from_str::<serde_json::Value>(&text).expect("JSON, as the name says");
+    let (_, err) = run(&["--output", "yaml", "-o", "other.json"]);
+    assert!(
+        err.contains("the name says JSON but --output writes YAML"),
+        "{err}"
+    );
+}
