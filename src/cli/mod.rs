@@ -407,12 +407,14 @@ fn dispatch(
                 )
                 .hint(format!("write strata heat -e {}", stray.join(" -e "))));
             }
-            if envs.is_empty() {
+            // Heat merges zero environment files fine (the stack's own parameters and -P);
+            // with nothing at all there is nothing to render.
+            if envs.is_empty() && template.is_none() && params.is_empty() {
                 return Err(Error::new(
                     ErrorKind::Usage,
-                    "strata heat needs at least one environment file",
+                    "strata heat needs environment files (-e), a template (--template) or parameters (-P)",
                 )
-                .hint("write strata heat [--template T] -e ENV..."));
+                .hint("write strata heat [--template T] [-P NAME=VALUE] -e ENV..."));
             }
             let params = params
                 .iter()

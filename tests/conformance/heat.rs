@@ -72,13 +72,9 @@ fn run_case(dir: &Path, scratch: &Path) -> Result<(), String> {
             args.push(format!("{name}={v}"));
         }
     }
+    // No environment file at all is a case of its own (Heat merges none): strata renders the
+    // template's parameters and -P alone.
     let envs = env_files(dir);
-    if envs.is_empty() {
-        // strata needs at least one -e; an empty file merges nothing (Heat: no files).
-        let empty = scratch.join("empty.yaml");
-        std::fs::write(&empty, "").map_err(|e| e.to_string())?;
-        args.extend(["-e".into(), empty.display().to_string()]);
-    }
     for f in envs {
         args.extend(["-e".into(), f]);
     }

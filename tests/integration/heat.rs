@@ -583,3 +583,31 @@ fn explain_says_parameters_win_over_parameter_defaults() {
         "{entry:#}"
     );
 }
+
+/// Issue 36: Heat merges zero environment files (recorded case `no-environment-files`), so a
+/// template and `-P` without `-e` render; with nothing at all the command line is wrong.
+#[test]
+fn no_environment_file_renders_the_template_and_cli_parameters() {
+    let run = strata(&[
+        "heat",
+        "--template",
+        "heat/cli-params/template.yaml",
+        "-P",
+        "key_name=mykey",
+    ]);
+    let out = run.ok();
+    assert!(out.contains("key_name: mykey"), "{out}");
+    // The template declares KeyName, not key_name: Heat would refuse the stack.
+    assert!(
+        run.stderr
+            .contains("-P key_name: the template declares no parameter"),
+        "{}",
+        run.stderr
+    );
+    assert!(out.contains("resource_registry: {}"), "{out}");
+    let err = strata(&["heat"]).fails(2).to_string();
+    assert!(
+        err.contains("needs environment files (-e), a template"),
+        "{err}"
+    );
+}

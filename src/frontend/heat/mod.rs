@@ -71,6 +71,14 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
     let (schema, pending) = match job.template {
         Some(t) => {
             let schema = load_template(t, sources, settings, &mut warnings)?;
+            for (k, _) in base.as_map().into_iter().flat_map(|m| m.iter()) {
+                if schema.get(k).is_none() {
+                    warnings.push(Warning::new(
+                        format!("-P {}: the template declares no parameter of that name: Heat refuses it when it validates the stack (strata passes it through)", crate::merge::key_text(&k.0)),
+                        k.span(),
+                    ));
+                }
+            }
             (
                 schema,
                 job.envs.into_iter().map(Pending::Raw).collect::<Vec<_>>(),
