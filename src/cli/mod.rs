@@ -108,17 +108,17 @@ enum Command {
         /// Key path, segments separated by '\' or '/'; without it every key is resolved.
         key: Option<String>,
         /// Layer files, most specific first.
-        #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["datum", "hiera"])]
+        #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["datum", "hiera", "facts", "merge", "knock_out_prefix", "sort_merged_arrays", "merge_hash_arrays", "default", "explain_levels"])]
         layer: Vec<String>,
         /// File with default_lookup_options and lookup_options (with --layer).
-        #[arg(long, value_name = "FILE", requires = "layer")]
+        #[arg(long, value_name = "FILE", requires = "layer", conflicts_with_all = ["hiera", "datum"])]
         options: Option<String>,
         /// Datum.yml of a Datum tree.
         #[arg(
             long,
             value_name = "Datum.yml",
             requires = "node",
-            conflicts_with = "hiera"
+            conflicts_with_all = ["hiera", "facts", "merge", "knock_out_prefix", "sort_merged_arrays", "merge_hash_arrays", "default", "explain_levels"]
         )]
         datum: Option<String>,
         /// Node file whose properties resolve the Datum precedence.

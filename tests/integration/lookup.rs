@@ -408,3 +408,31 @@ fn folded_keys_in_large_layers() {
     let one = lookup(&["--", "KEY17"]);
     assert_eq!(one, serde_json::json!({"Node": 17, "role": 17}));
 }
+
+/// Issue 36: each back-end's flags are refused with the other's, as clap refuses `--hiera`
+/// with `--layer` (they were accepted and ignored).
+#[test]
+fn the_other_back_ends_flags_are_refused() {
+    for extra in [
+        &["--merge", "deep"][..],
+        &["--default", "x"],
+        &["--facts", "hiera/site/facts.yaml"],
+        &["--explain-levels"],
+        &["--sort-merged-arrays"],
+    ] {
+        let mut args = vec!["lookup", "--layer", "lookup/rules/node.yml"];
+        args.extend(extra);
+        let err = strata(&args).fails(2).to_string();
+        assert!(err.contains("cannot be used with"), "{extra:?}: {err}");
+    }
+    let err = strata(&[
+        "lookup",
+        "--hiera",
+        "hiera/site/hiera.yaml",
+        "--options",
+        "lookup/rules/options.yml",
+    ])
+    .fails(2)
+    .to_string();
+    assert!(err.contains("cannot be used with"), "{err}");
+}
