@@ -61,7 +61,11 @@ fn a_refused_value_fails_only_the_lookups_that_reach_it() {
     assert_eq!(run.ok().trim(), "true");
     // The whole document reaches every key.
     let run = lookup("hiera", "facts", &[]);
-    assert!(run.fails(1).contains("Runtime[ruby, 'Symbol']"), "{}", run.stderr);
+    assert!(
+        run.fails(1).contains("Runtime[ruby, 'Symbol']"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
