@@ -243,12 +243,15 @@ fn psych_cases() -> Vec<PathBuf> {
 const PSYCH_DIFFERS: [&str; 1] = ["binary-not-utf8"];
 
 /// Puppet's wording where strata words the same failure otherwise, as (Puppet's, strata's).
-const WORDING: [(&str, &str); 5] = [
+const WORDING: [(&str, &str); 7] = [
     // Puppet's JSON renderer; strata's JSON writer.
     ("NaN not allowed in JSON", "NaN has no JSON form"),
     ("-Infinity not allowed in JSON", "-inf has no JSON form"),
     // libyaml's syntax errors; strata keeps PyYAML's.
     ("did not find expected node content", "invalid YAML"),
+    ("did not find expected whitespace or line break", "invalid YAML"),
+    // Puppet's type check of a `unique` merge's values names the first variant it tried.
+    ("variant 0 expects a Scalar value", "expects a Data value"),
     // Puppet's type check of hiera.yaml; strata's reading of it.
     (
         "expects a String value, got Boolean",

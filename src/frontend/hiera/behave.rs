@@ -266,11 +266,15 @@ fn unique_convert(v: Node) -> Node {
 
 /// `Variant[Scalar, Array[Data]]`.
 fn check_unique(what: &str, v: &Node) -> Result<(), String> {
-    match v.kind {
+    match &v.kind {
         Kind::Map(_) | Kind::Null => Err(format!(
             "{what} has wrong type, expects a value of type Scalar or Array, got {}",
             ruby::puppet_type(v)
         )),
+        Kind::List(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, item)| check_data(what, &format!(" index {i}"), item)),
         _ => Ok(()),
     }
 }
@@ -278,7 +282,12 @@ fn check_unique(what: &str, v: &Node) -> Result<(), String> {
 /// `Hash[String, Data]`.
 fn check_hash(what: &str, v: &Node) -> Result<(), String> {
     match &v.kind {
-        Kind::Map(m) if m.keys().all(|k| ruby::text(&k.0).is_some()) => Ok(()),
+        Kind::Map(m) if m.keys().all(|k| ruby::text(&k.0).is_some()) => {
+            m.iter().try_for_each(|(k, item)| {
+                let entry = format!(" entry '{}'", ruby::text(&k.0).unwrap_or_default());
+                check_data(what, &entry, item)
+            })
+        }
         Kind::Map(_) => Err(format!(
             "{what} has wrong type, expects a Hash[String, Data] value, got a Hash with keys that are not strings"
         )),
@@ -286,5 +295,28 @@ fn check_hash(what: &str, v: &Node) -> Result<(), String> {
             "{what} has wrong type, expects a Hash value, got {}",
             ruby::puppet_type(v)
         )),
+    }
+}
+
+/// Puppet's `Data` (scalars, undef, arrays of Data, hashes of String to Data) at `at`
+/// (`" entry 'a' index 0"`): a hash with a key that is not a string anywhere inside fails.
+fn check_data(what: &str, at: &str, v: &Node) -> Result<(), String> {
+    match &v.kind {
+        Kind::Map(m) => {
+            if !m.keys().all(|k| ruby::text(&k.0).is_some()) {
+                return Err(format!(
+                    "{what} has wrong type,{at} expects a Data value, got Hash (a key that is not a string)"
+                ));
+            }
+            m.iter().try_for_each(|(k, item)| {
+                let entry = format!("{at} entry '{}'", ruby::text(&k.0).unwrap_or_default());
+                check_data(what, &entry, item)
+            })
+        }
+        Kind::List(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, item)| check_data(what, &format!("{at} index {i}"), item)),
+        _ => Ok(()),
     }
 }

@@ -2,13 +2,16 @@
 //! (`DataProvider#validate_data_value`: the value must be `RichData`). What Psych builds can
 //! fail it in two ways: a hash key that is neither a String nor a number (`off:` is `false`,
 //! `~:` nil, `? [a]` an array), and a Ruby Symbol (`:name`, `!ruby/sym`), which strata holds
-//! as the string of its name, its span noted by the loader. Symbol keys are not checked:
-//! Puppet makes them strings when it reads the file.
+//! as the string of its name. The loader notes (`load::psych::Refusal`) the Symbols' spans,
+//! and the mappings where a Boolean key merged into an equal number key (`1:` and `yes:`:
+//! one key in strata's map, two in Ruby's). Symbol keys are not checked: Puppet makes them
+//! strings when it reads the file.
 
 use super::config::Format;
 use crate::error::{Error, ErrorKind, Result};
+use crate::load::psych::Refusal;
 use crate::value::{Kind, Node, Span};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::Path;
 
 /// Where the value came from, for the message: the root key, the data file and its format.
@@ -18,12 +21,18 @@ pub struct Origin<'a> {
     pub format: Format,
 }
 
-/// Fails like Puppet when `value` is not `RichData`; `symbols`: the spans of Symbols built.
-pub fn rich_data(value: &Node, symbols: &FxHashSet<Span>, origin: &Origin<'_>) -> Result<()> {
+/// Fails like Puppet when `value` is not `RichData`; `refused`: what the loaders noted.
+pub fn rich_data(
+    value: &Node,
+    refused: &FxHashMap<Span, Refusal>,
+    origin: &Origin<'_>,
+) -> Result<()> {
     if origin.format != Format::Yaml {
         return Ok(());
     }
-    let is_symbol = |n: &Node| matches!(n.kind, Kind::Str(_)) && symbols.contains(&n.span);
+    let is_symbol =
+        |n: &Node| matches!(n.kind, Kind::Str(_)) && refused.get(&n.span) == Some(&Refusal::Symbol);
+    let key_hint = "a Puppet hash key is a String or a number, and Psych reads unquoted off / no / yes / on / true / false as booleans and ~ or nothing as nil: quote the key";
     let mut todo = vec![value];
     while let Some(n) = todo.pop() {
         match &n.kind {
@@ -39,12 +48,15 @@ pub fn rich_data(value: &Node, symbols: &FxHashSet<Span>, origin: &Origin<'_>) -
             }
             Kind::List(items) => todo.extend(items.iter().rev()),
             Kind::Map(m) => {
+                if let Some(Refusal::BooleanKey { key }) = refused.get(&n.span) {
+                    let got =
+                        "a Hash with a Boolean key (Ruby keeps it beside the equal number key)";
+                    return Err(wrong_type(origin, got, *key).hint(key_hint));
+                }
                 for (k, v) in m.iter() {
                     if let Some(what) = bad_key(&k.0) {
                         let got = format!("a Hash with the key {what}");
-                        return Err(wrong_type(origin, &got, k.span()).hint(
-                            "a Puppet hash key is a String or a number, and Psych reads unquoted off / no / yes / on / true / false as booleans and ~ or nothing as nil: quote the key",
-                        ));
+                        return Err(wrong_type(origin, &got, k.span()).hint(key_hint));
                     }
                     todo.push(v);
                 }
@@ -85,7 +97,12 @@ fn wrong_type(origin: &Origin<'_>, got: &str, at: Span) -> Error {
 
 /// A Symbol among hiera.yaml's values (its keys Puppet makes strings): Puppet's type check
 /// of the configuration fails.
-pub fn config_symbols(doc: &Node, symbols: &FxHashSet<Span>, name: &str) -> Result<()> {
+pub fn config_symbols(doc: &Node, noted: &[(Span, Refusal)], name: &str) -> Result<()> {
+    let symbols: FxHashSet<Span> = noted
+        .iter()
+        .filter(|(_, r)| *r == Refusal::Symbol)
+        .map(|(at, _)| *at)
+        .collect();
     if symbols.is_empty() {
         return Ok(());
     }

@@ -126,13 +126,13 @@ impl Hiera<'_> {
                 }
                 Some(v) => {
                     self.searched.push((i, j, "found"));
-                    self.symbols.extend(self.noted.take());
+                    self.refused.extend(self.noted.take());
                     let origin = check::Origin {
                         key: root,
                         path: &path,
                         format,
                     };
-                    check::rich_data(&v, &self.symbols, &origin)?;
+                    check::rich_data(&v, &self.refused, &origin)?;
                     let v = interp::interpolate(v, true, self)?;
                     say(&mut self.log, || {
                         format!("Found key: \"{root}\" value: {}", show(&v))

@@ -25,7 +25,7 @@ pub mod state;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{add_text_input, built_from, Input, Rendered, Settings};
 use crate::load;
-use crate::load::psych::{Psych, Symbols};
+use crate::load::psych::{Psych, Refusals};
 use crate::strategy::Origin;
 use crate::value::{Key, Kind, Map, Node, Seg, SourceMap, Span};
 use behave::Behaviour;
@@ -168,7 +168,7 @@ pub fn render(
     let config_name = job.config.name.clone();
     // Puppet reads every YAML file with Psych's `safe_load`: Symbols permitted in hiera.yaml
     // and the data, not in the facts.
-    let noted = Symbols::default();
+    let noted = Refusals::default();
     let psych = |symbols| Settings {
         load: load::LoadOptions {
             psych: Some(Psych {
@@ -182,7 +182,7 @@ pub fn render(
     let (data_settings, facts_settings) = (psych(true), psych(false));
     let (doc, at) = load_doc(job.config, sources, &data_settings, &mut warnings)?;
     if let Some(doc) = &doc {
-        check::config_symbols(doc, &noted.take().into_iter().collect(), &config_name)?;
+        check::config_symbols(doc, &noted.take(), &config_name)?;
     }
     let config = config::read(doc.as_ref(), at)?;
     let facts = match job.facts {

@@ -10,10 +10,10 @@ use super::options::Options;
 use super::report::{say, Log};
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{Input, Settings};
-use crate::load::psych::Symbols;
+use crate::load::psych::{Refusal, Refusals};
 use crate::merge::Trace;
 use crate::value::{Kind, Map, Node, SourceMap, Span};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 
 /// Everything one run of lookups shares.
@@ -48,10 +48,10 @@ pub struct Hiera<'a> {
     pub(super) read_ahead: FxHashMap<PathBuf, (Input, super::data::Kept)>,
     /// Each file's identity before it was read (`Files::identity`), for its new index.
     pub(super) identities: FxHashMap<PathBuf, [u64; 5]>,
-    /// Where the loaders note the Ruby Symbols Psych built (`settings.load.psych`), and the
-    /// spans noted so far (`check`).
-    pub(super) noted: Symbols,
-    pub(super) symbols: FxHashSet<Span>,
+    /// Where the loaders note what Puppet refuses that the tree cannot show
+    /// (`settings.load.psych`), and what was noted so far, by span (`check`).
+    pub(super) noted: Refusals,
+    pub(super) refused: FxHashMap<Span, Refusal>,
 }
 
 impl<'a> Hiera<'a> {
@@ -94,7 +94,7 @@ impl<'a> Hiera<'a> {
                 .as_ref()
                 .map(|p| p.noted.clone())
                 .unwrap_or_default(),
-            symbols: FxHashSet::default(),
+            refused: FxHashMap::default(),
         }
     }
 

@@ -29,31 +29,39 @@ pub struct Psych {
     /// Whether Symbol is a permitted class (Puppet: in Hiera data and hiera.yaml, not in
     /// facts).
     pub symbols: bool,
-    /// Where the Symbols built are noted.
-    pub noted: Symbols,
+    /// Where what Puppet refuses but strata's tree cannot show is noted.
+    pub noted: Refusals,
 }
 
-/// The spans of the Symbols a run's loaders built (strata has no Symbol value: a Symbol is
-/// built as the string of its name and noted here, for the front-end's type checks).
-/// Shared by the threads of one run.
-#[derive(Clone, Default)]
-pub struct Symbols(Arc<Mutex<Vec<Span>>>);
+/// What Ruby builds and Puppet refuses as data, where strata's tree holds something else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A Ruby Symbol, held as the string of its name (noted at that string's span).
+    Symbol,
+    /// A Boolean key (at `key`) that strata's map, comparing keys as Python does, merged into
+    /// an equal number key (`1:` and `yes:`), where Ruby keeps both (noted at the mapping).
+    BooleanKey { key: Span },
+}
 
-impl std::fmt::Debug for Symbols {
+/// The refusals a run's loaders noted, by span; shared by the threads of one run.
+#[derive(Clone, Default)]
+pub struct Refusals(Arc<Mutex<Vec<(Span, Refusal)>>>);
+
+impl std::fmt::Debug for Refusals {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Symbols")
+        f.write_str("Refusals")
     }
 }
 
-impl Symbols {
-    pub fn note(&self, span: Span) {
+impl Refusals {
+    pub fn note(&self, at: Span, what: Refusal) {
         if let Ok(mut all) = self.0.lock() {
-            all.push(span);
+            all.push((at, what));
         }
     }
 
-    /// The spans noted since the last call.
-    pub fn take(&self) -> Vec<Span> {
+    /// What was noted since the last call.
+    pub fn take(&self) -> Vec<(Span, Refusal)> {
         self.0
             .lock()
             .map(|mut v| std::mem::take(&mut *v))
@@ -526,5 +534,29 @@ mod tests {
             assert_eq!(t(text), want, "{text:?}");
         }
         assert!(matches!(tokenize(":a", false), Err(Fault::Disallowed(c)) if c == "Symbol"));
+    }
+
+    #[test]
+    fn every_short_text_is_typed_without_a_panic() {
+        // Every text of up to three characters from those the rules look at.
+        let alphabet: Vec<char> = "0159:.,_-+eExXbBo ~\n\"'yYnNtT\u{e9}a".chars().collect();
+        let mut texts = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> = texts
+                .iter()
+                .filter(|t| t.chars().count() == texts.last().map_or(0, |l| l.chars().count()))
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        for t in &texts {
+            let typed = tokenize(t, true);
+            if let Ok(Token::Value(Kind::Str(s))) = &typed {
+                assert_eq!(&**s, t.as_str(), "a string is its own text");
+                assert!(is_plain_str(t));
+            }
+            let _ = tokenize(&format!("{t}:{t}"), false);
+            let _ = tokenize(&format!("2025-{t}"), true);
+        }
     }
 }

@@ -97,7 +97,7 @@ fn load_counted(
 ) -> Result<(Vec<Node>, usize)> {
     check_text(text, source)?;
     let mut parser = Parser::new(text);
-    parser.scanner.libyaml_tabs = opts.psych.is_some();
+    parser.scanner.libyaml = opts.psych.is_some();
     let mut composer = Composer::new(source, opts, warnings);
     start_recording(&mut parser, &mut composer, text, source);
     let mut docs = Vec::new();
@@ -167,7 +167,7 @@ fn load_single_pass(
 ) -> Result<Option<Node>> {
     check_text(text, source)?;
     let mut parser = Parser::new(text);
-    parser.scanner.libyaml_tabs = opts.psych.is_some();
+    parser.scanner.libyaml = opts.psych.is_some();
     let mut composer = Composer::new(source, opts, warnings);
     start_recording(&mut parser, &mut composer, text, source);
     let mut first = None;

@@ -19,7 +19,7 @@
 use super::compose::{describe_key, Composer, MapKind};
 use super::construct::Special;
 use crate::error::{Error, ErrorKind, Warning};
-use crate::load::psych::{self, Fault, Token};
+use crate::load::psych::{self, Fault, Refusal, Token};
 use crate::value::{Key, Kind, Map, Node, Span};
 
 const STR: &str = "tag:yaml.org,2002:str";
@@ -310,7 +310,7 @@ impl Composer<'_, '_> {
                 (kind, special)
             }
             Ok(Token::Symbol(name)) => {
-                options.noted.note(span);
+                options.noted.note(span, Refusal::Symbol);
                 (Kind::Str(name.into()), Special::None)
             }
             Err(fault) => {
@@ -353,7 +353,10 @@ impl Composer<'_, '_> {
         kind: MapKind,
         span: Span,
     ) -> Node {
-        let map = self.revive_hash(from, merge_at);
+        let (map, lost) = self.revive_hash(from, merge_at);
+        if let (Some(key), Some(options)) = (lost, self.opts().psych.as_ref()) {
+            options.noted.note(span, Refusal::BooleanKey { key });
+        }
         match kind {
             MapKind::WithIvars => Node::map(with_ivars(map), span),
             MapKind::StrObject => match str_object(map) {
@@ -369,14 +372,16 @@ impl Composer<'_, '_> {
     }
 
     /// `revive_hash`: pairs in order, a later key replacing an earlier one's value at its
-    /// place, `<<` pairs merged where they stand. A key written twice is warned of.
-    fn revive_hash(&mut self, from: usize, merge_at: Vec<(usize, bool)>) -> Map {
+    /// place, `<<` pairs merged where they stand. A key written twice is warned of. Also
+    /// gives a Boolean key the map merged into an equal number key (Ruby keeps both).
+    fn revive_hash(&mut self, from: usize, merge_at: Vec<(usize, bool)>) -> (Map, Option<Span>) {
         let count = self.pairs.len().saturating_sub(from);
         let mut map = Map::with_capacity(count);
         // Keys written (not merged), to tell a repeated key from a merged one.
         let mut own = (!merge_at.is_empty()).then(Map::new);
         let mut merges = merge_at.into_iter().peekable();
         let mut repeated = Vec::new();
+        let mut lost = None;
         for (i, (k, v)) in self.pairs.drain(from..).enumerate() {
             if let Some((_, aliased)) = merges.next_if(|&(at, _)| at == i) {
                 match merge_sources(v, aliased) {
@@ -390,6 +395,14 @@ impl Composer<'_, '_> {
                     }
                 }
                 continue;
+            }
+            if matches!(k.kind, Kind::Bool(_)) && lost.is_none() {
+                let kept = map
+                    .get_index_of(&Key(k.clone()))
+                    .and_then(|i| map.get_index(i));
+                if kept.is_some_and(|(kept, _)| !matches!(kept.0.kind, Kind::Bool(_))) {
+                    lost = Some(k.span);
+                }
             }
             match own.as_mut() {
                 Some(own) => {
@@ -414,7 +427,7 @@ impl Composer<'_, '_> {
                 k.span,
             ));
         }
-        map
+        (map, lost)
     }
 }
 

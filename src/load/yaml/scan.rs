@@ -254,7 +254,8 @@ impl<'a> Scanner<'a> {
             };
             (Some(handle), self.scan_tag_uri("tag", start)?)
         };
-        if !is_blankz(self.b, self.pos) || self.peek() == b'\t' {
+        let libyaml_comma = self.libyaml && self.flow_level > 0 && self.peek() == b',';
+        if (!is_blankz(self.b, self.pos) || self.peek() == b'\t') && !libyaml_comma {
             let found = self.found();
             return Err(self.error(CX, start, format!("expected ' ', but found {found}")));
         }
@@ -305,7 +306,14 @@ impl<'a> Scanner<'a> {
         } else {
             "while parsing a directive"
         };
-        let uri_char = |c: u8| c.is_ascii_alphanumeric() || b"-;/?:@&=+$,_.!~*'()[]%".contains(&c);
+        // libyaml keeps `,`, `[` and `]` out of a tag that is not verbatim (`!<...>`).
+        let verbatim = self.pos >= 2 && self.b.get(self.pos - 2..self.pos) == Some(b"!<");
+        let flow_chars = !self.libyaml || name != "tag" || verbatim;
+        let uri_char = |c: u8| {
+            c.is_ascii_alphanumeric()
+                || b"-;/?:@&=+$_.!~*'()%".contains(&c)
+                || (flow_chars && b",[]".contains(&c))
+        };
         let from = self.pos;
         let mut owned: Option<String> = None;
         let mut run = self.pos;

@@ -169,9 +169,11 @@ pub struct Scanner<'a> {
     /// Where the token fetched last ends (while recording): a plain scalar's scan moves on
     /// over the spaces and line breaks after it, which belong to the gap.
     last_end: usize,
-    /// libyaml's separation (Psych): a tab before a token is skipped like a space in a flow
-    /// collection and where no simple key may start (after `key:`), not in indentation.
-    pub(super) libyaml_tabs: bool,
+    /// libyaml's rules where PyYAML's differ (Psych reads YAML through libyaml): a tab before
+    /// a token is skipped like a space in a flow collection and where no simple key may start
+    /// (after `key:`), not in indentation; a tag (`!!str`) ends before `,`, `[` and `]`, and
+    /// a `,` may follow it in a flow collection.
+    pub(super) libyaml: bool,
 }
 
 /// Whether the byte at `p` starts a line break (`\r`, `\n`, NEL, LS, PS).
@@ -232,7 +234,7 @@ impl<'a> Scanner<'a> {
             record: false,
             runs: Vec::new(),
             last_end: 0,
-            libyaml_tabs: false,
+            libyaml: false,
         };
         s.tokens.push_back(Token {
             tok: Tok::StreamStart,
@@ -737,7 +739,7 @@ impl<'a> Scanner<'a> {
         let comments = self.comments.len();
         loop {
             self.skip_spaces();
-            if self.libyaml_tabs && (self.flow_level > 0 || !self.allow_simple_key) {
+            if self.libyaml && (self.flow_level > 0 || !self.allow_simple_key) {
                 while matches!(self.peek(), b' ' | b'\t') {
                     self.forward_bytes(1);
                 }
