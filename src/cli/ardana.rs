@@ -158,6 +158,12 @@ fn apply(dir: &Path, changes: &[Change]) -> Result<(), Error> {
             ));
         }
         let target = dir.join(&c.rel);
+        // A model file that is a symbolic link is written through, as the service's `open`
+        // writes it: the file it points to gets the new text, the link stays a link.
+        let target = match std::fs::symlink_metadata(&target) {
+            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(&target).unwrap_or(target),
+            _ => target,
+        };
         let parent = target.parent().map(Path::to_path_buf).unwrap_or_default();
         let name = target
             .file_name()
