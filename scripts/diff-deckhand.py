@@ -25,12 +25,18 @@ Then (this script itself needs only the standard library):
     python3 scripts/diff-deckhand.py --replay /work/shared/conformance/deckhand/cases
     python3 scripts/diff-deckhand.py --seed 1 --only 417 --show-input       # one case again
 
-Each case is one multi-document YAML stream written as text by this script (random key order,
-block and flow style, comments, YAML 1.1 scalars such as `yes`, `0755`, `1:30` and dates left
-unquoted): a LayeringPolicy (sometimes none or two), documents in 2-4 layers with labels,
-parentSelectors and merge/replace/delete actions, abstract documents, substitutions (patterns,
-recursion, chains, cycles, secrets as sources), replacements, control documents, and on some
-cases `--validate` or `--allow-missing-substitution-source`. Deckhand reads the stream with
+Each case is one multi-document YAML stream written as text by scripts/yamltext.py (random
+key order, block and flow style, comments, literal and folded block scalars, anchors, aliases
+and `<<` merge keys of repeated values, YAML 1.1 scalars such as `yes`, `0755`, `1:30`, `.5`
+and dates left unquoted, strings that only look like numbers such as `-.5` and `1e5`): a
+LayeringPolicy (sometimes none or two), documents in 2-4 layers with labels, parentSelectors
+and merge/replace/delete actions, abstract documents, substitutions (patterns, recursion,
+chains, cycles, secrets as sources), replacements, control documents, and on some cases
+`--validate` or `--allow-missing-substitution-source`. Paths use jsonpath-ng's grammar too:
+source paths with `..`, slices, index lists, `a,b`, `(x|a)`, `['a']`, `` `this` `` and blanks
+(whose first match the generator knows); destinations that match several places (`$..k`,
+`[1:3]`, `$.a,b`, `$.* where k`) or cannot be written through (`$.a|b`: nothing changes);
+action paths in other spellings (`['k']`, `[k]`, blanks). Deckhand reads the stream with
 yaml.safe_load_all; strata runs `strata deckhand --output json [flags] FILE`.
 
 Verdicts. Both render: the document lists must be equal in order (Deckhand's dependency order)
@@ -43,39 +49,24 @@ Known deviation (strata's DESIGN.md): strata copies substitution values deeply. 
 default copies them one level deep, so a later write inside a substituted value leaks into the
 source and into other documents. The oracle therefore gets every substitution `src` with
 `deepcopy: true` (Deckhand's own option for exactly that; removed again from the output
-metadata), strata gets the input unchanged. `--check-aliasing` also renders every case the
-default way and counts the cases where that changes the result.
+metadata), strata gets the input unchanged. Likewise a value jsonpath-ng writes at several
+matches is one Python object in each place, where strata writes copies: the oracle's
+jsonpath-ng writes a copy at each place (its Fields and Index updates wrapped). And a YAML
+alias is the same object as its anchor for Deckhand, a copy for strata: a case with aliases is
+also rendered from its documents with every container copied, and when that changes the
+result, strata is compared with the copies' render (counted). `--check-aliasing` also renders
+every case with Deckhand's default shallow copy and with shared multi-match writes, and
+counts the cases where each changes the result.
 """
 import argparse, collections, datetime, hashlib, json, os, random, re, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from yamltext import Emitter, canon, FLOAT_TEXTS, TRICKY_STRINGS  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------
 # Typed values
-
-def canon(v):
-    """A text naming the value with its Python types and key order (parse check)."""
-    if v is None:
-        return "n"
-    if v is True or v is False:
-        return "b%d" % v
-    if isinstance(v, int):
-        return "i%d" % v
-    if isinstance(v, float):
-        return "f" + repr(v)
-    if isinstance(v, str):
-        return "s" + json.dumps(v)
-    if isinstance(v, datetime.datetime):
-        return "T" + v.isoformat()
-    if isinstance(v, datetime.date):
-        return "D" + v.isoformat()
-    if isinstance(v, dict):
-        return "{" + ",".join(canon(k) + ":" + canon(x) for k, x in v.items()) + "}"
-    if isinstance(v, list):
-        return "[" + ",".join(canon(x) for x in v) + "]"
-    return "?" + type(v).__name__ + repr(v)
-
 
 def jtype(v):
     return {bool: "bool", int: "int", float: "float", str: "str", type(None): "null", list: "list", dict: "dict"}.get(type(v), type(v).__name__)
@@ -179,6 +170,31 @@ def worker_main():
     def plain(v):
         return json.loads(json.dumps(v, default=str))
 
+    # A value jsonpath-ng writes at several matches (a dest.path or action path like `$..x`,
+    # `[0:2]`, `a,b`) is one Python object in each place, so a later write into one changes
+    # all; strata writes copies (docs/frontends/deckhand.md). With COPY_WRITES on, each place
+    # gets its own deep copy, as strata does: the updates of jsonpath_ng.Fields and .Index are
+    # wrapped to write one field or index at a time, each with a copy of the value.
+    import jsonpath_ng.jsonpath as jp
+    copy_writes = [True]
+    fields_update, index_update = jp.Fields._update_base, jp.Index._update_base
+
+    def fields_copying(self, data, val, create):
+        if not copy_writes[0] or data is None or callable(val):
+            return fields_update(self, data, val, create)
+        for field in self.reified_fields(jp.DatumInContext.wrap(data)):
+            fields_update(jp.Fields(field), data, copy.deepcopy(val), create)
+        return data
+
+    def index_copying(self, data, val, create):
+        if not copy_writes[0] or isinstance(val, list) or callable(val):
+            return index_update(self, data, val, create)
+        for index in self.indices:
+            index_update(jp.Index(index), data, copy.deepcopy(val), create)
+        return data
+
+    jp.Fields._update_base, jp.Index._update_base = fields_copying, index_copying
+
     def inject(docs):
         """deepcopy: true on every substitution src; returns how to undo it."""
         undo = []
@@ -199,6 +215,14 @@ def worker_main():
                 src["deepcopy"] = old
             else:
                 src.pop("deepcopy", None)
+
+    def unshare(v):
+        """The same value with every container its own object (what strata reads an alias as)."""
+        if isinstance(v, dict):
+            return {k: unshare(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [unshare(x) for x in v]
+        return v
 
     def render(docs, validate, lenient, deep):
         undo = inject(docs) if deep else []
@@ -242,13 +266,29 @@ def worker_main():
                             if not isinstance(pure, list) or canon(pure) != canon(docs):
                                 mismatch = "pure-Python PyYAML reads it differently from libyaml: " + (
                                     str(pure) if not isinstance(pure, list) else canon(pure))
-                    shallow = copy.deepcopy(docs) if req.get("aliasing") else None
+                    copies = unshare(copy.deepcopy(docs)) if re.search(r"\*a[0-9]", req["text"]) else None
+                    base = copies if copies is not None else docs
+                    shallow = copy.deepcopy(base) if req.get("aliasing") else None
+                    shared = copy.deepcopy(base) if req.get("aliasing") else None
                     resp = render(docs, req.get("validate", False), req.get("lenient", False), req.get("deepcopy", True))
+                    if copies is not None:
+                        # YAML aliases: one Python object for Deckhand, copies for strata
+                        # (docs/frontends/deckhand.md); the copies' render is what strata must give.
+                        other = render(copies, req.get("validate", False), req.get("lenient", False), req.get("deepcopy", True))
+                        if json.dumps(other, sort_keys=True) != json.dumps(resp, sort_keys=True):
+                            other["alias_sharing_differs"] = True
+                            resp = other
                     if mismatch:
                         resp["parse_mismatch"] = mismatch
                     if shallow is not None:
+                        def core(r):
+                            return json.dumps({k: r.get(k) for k in ("ok", "documents", "error")}, sort_keys=True)
                         other = render(shallow, req.get("validate", False), req.get("lenient", False), False)
-                        resp["aliasing_differs"] = json.dumps(other, sort_keys=True) != json.dumps(resp, sort_keys=True)
+                        resp["aliasing_differs"] = core(other) != core(resp)
+                        copy_writes[0] = False
+                        other = render(shared, req.get("validate", False), req.get("lenient", False), req.get("deepcopy", True))
+                        copy_writes[0] = True
+                        resp["sharing_differs"] = core(other) != core(resp)
         except Exception as exc:  # noqa: BLE001 - keep the worker alive
             resp = {"ok": False, "error": {"class": "WorkerError", "message": f"{type(exc).__name__}: {exc}", "raw": True}}
         out.write(json.dumps(resp) + "\n")
@@ -355,192 +395,7 @@ def oracle_text(want):
 # ---------------------------------------------------------------------------------------------
 # YAML text
 
-BOOL_WORDS = {"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
-              "on", "On", "ON", "off", "Off", "OFF"}
-NULL_WORDS = {"null", "Null", "NULL", "~", ""}
-PLAIN_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_./-]*$")
-FLOAT_TEXTS = {0.5: ["0.5", ".5", "5.0e-1"], 1.0: ["1.0", "1.", "1.0e+0"], 2.5: ["2.5", "+2.5"], -0.25: ["-0.25", "-2.5e-1"],
-               1000.0: ["1000.0", "1.0e+3", "1_000.0"], 90.0: ["90.0", "1:30.0"], 0.1: ["0.1"], 3.0: ["3.0"]}
-TRUE_TEXTS = ["true", "true", "True", "TRUE", "yes", "Yes", "on", "ON"]
-FALSE_TEXTS = ["false", "false", "False", "no", "No", "off", "OFF"]
-
-
-class Emitter:
-    """Writes documents as YAML text that PyYAML reads back exactly (types and key order)."""
-
-    def __init__(self, rng, features=None):
-        self.rng = rng
-        self.f = features if features is not None else set()
-        self.step, self.flow_p, self.comment_p = 2, 0.0, 0.0
-
-    def stream(self, docs):
-        rng, out = self.rng, []
-        directive = rng.random() < 0.03
-        if directive:
-            out.append("%YAML 1.1")
-            self.f.add("yaml-directive")
-        if rng.random() < 0.2:
-            out.append("# generated by diff-deckhand.py")
-        for i, d in enumerate(docs):
-            self.step = rng.choice([2, 2, 2, 3, 4])
-            if self.step != 2:
-                self.f.add("yaml-indent-%d" % self.step)
-            self.flow_p = rng.choice([0.0, 0.0, 0.1, 0.25])
-            self.comment_p = rng.choice([0.0, 0.0, 0.05, 0.15])
-            if d is None:
-                out.append("---")
-                continue
-            if i == 0 and not directive and rng.random() < 0.3:
-                self.f.add("yaml-first-document-without-marker")
-            elif rng.random() < 0.04:
-                out.append("--- " + self.inline(d))
-                self.f.add("yaml-flow-document")
-                continue
-            else:
-                out.append("---" + (" # doc %d" % i if rng.random() < 0.05 else ""))
-            out.extend(self.block_map(d, 0))
-            if rng.random() < 0.04:
-                out.append("...")
-                self.f.add("yaml-document-end-marker")
-        return "\n".join(out) + "\n"
-
-    def flow(self):
-        return self.rng.random() < self.flow_p
-
-    def key(self, k):
-        if not isinstance(k, str):
-            self.f.add("yaml-non-string-key")
-        if k is True:
-            return self.rng.choice(["on", "yes", "true"])
-        if k is False:
-            return self.rng.choice(["off", "no"])
-        if isinstance(k, int):
-            return str(k)
-        return self.string(k, flow=True)
-
-    def int_text(self, v):
-        r = self.rng.random()
-        if v >= 0 and r < 0.06:
-            self.f.add("yaml11-int-hex")
-            return "0x%x" % v
-        if v > 0 and r < 0.14:
-            self.f.add("yaml11-int-octal")
-            return "0" + format(v, "o")
-        if v >= 60 and r < 0.24:
-            self.f.add("yaml11-int-sexagesimal")
-            parts, n = [], v
-            while n:
-                parts.append(n % 60)
-                n //= 60
-            return ":".join(str(p) for p in reversed(parts))
-        if abs(v) >= 1000 and r < 0.3:
-            self.f.add("yaml11-int-underscore")
-            s = str(abs(v))
-            return ("-" if v < 0 else "") + s[:-3] + "_" + s[-3:]
-        if v > 0 and r < 0.33:
-            return "+%d" % v
-        if v >= 0 and r < 0.36:
-            self.f.add("yaml11-int-binary")
-            return "0b" + format(v, "b")
-        return str(v)
-
-    def string(self, s, flow):
-        rng = self.rng
-        if PLAIN_RE.match(s) and s not in BOOL_WORDS and s not in NULL_WORDS and rng.random() < 0.8:
-            return s
-        if "\n" not in s and s.isprintable() and rng.random() < 0.5:
-            self.f.add("yaml-single-quoted")
-            return "'" + s.replace("'", "''") + "'"
-        self.f.add("yaml-double-quoted")
-        return json.dumps(s, ensure_ascii=rng.random() < 0.5)
-
-    def scalar(self, v, flow):
-        rng = self.rng
-        if v is None:
-            t = rng.choice(["null", "~", "Null", "NULL"])
-        elif v is True or v is False:
-            t = rng.choice(TRUE_TEXTS if v else FALSE_TEXTS)
-            if t.lower() not in ("true", "false"):
-                self.f.add("yaml11-bool-word")
-            return t
-        if v is None:
-            self.f.add("yaml-null-" + t)
-            return t
-        if isinstance(v, int):
-            return self.int_text(v)
-        if isinstance(v, float):
-            t = rng.choice(FLOAT_TEXTS.get(v, [repr(v)]))
-            if ":" in t:
-                self.f.add("yaml11-float-sexagesimal")
-            elif "e" in t or t.startswith(".") or t.endswith("."):
-                self.f.add("yaml-float-exponent-or-bare-dot")
-            return t
-        if isinstance(v, datetime.datetime):
-            self.f.add("yaml-timestamp-datetime")
-            return v.strftime("%Y-%m-%d %H:%M:%S")
-        if isinstance(v, datetime.date):
-            self.f.add("yaml-timestamp-date")
-            return v.isoformat()
-        return self.string(v, flow)
-
-    def inline(self, v):
-        if isinstance(v, (dict, list)) and v:
-            self.f.add("yaml-flow-collection")
-        if isinstance(v, dict):
-            return "{" + ", ".join(self.key(k) + ": " + self.inline(x) for k, x in v.items()) + "}"
-        if isinstance(v, list):
-            return "[" + ", ".join(self.inline(x) for x in v) + "]"
-        return self.scalar(v, True)
-
-    def literal_ok(self, v):
-        if not isinstance(v, str) or "\n" not in v or v.endswith("\n\n") or v == "\n":
-            return False
-        lines = v[:-1].split("\n") if v.endswith("\n") else v.split("\n")
-        return all(l.isprintable() and l == l.rstrip() for l in lines) and lines[0][:1] not in ("", " ", "\t", "#")
-
-    def after(self, head, v, indent, mapping):
-        """Lines for `head` (a key with ':' or a '-') followed by the value v."""
-        rng = self.rng
-        if isinstance(v, dict) and v and not self.flow():
-            if head.endswith("-"):
-                lines = self.block_map(v, indent + 2, first=True)
-                return [head + " " + lines[0][indent + 2:]] + lines[1:]
-            return [head] + self.block_map(v, indent + self.step)
-        if isinstance(v, list) and v and not self.flow():
-            if head.endswith("-"):
-                lines = self.block_seq(v, indent + 2)
-                return [head + " " + lines[0][indent + 2:]] + lines[1:]
-            ind = self.step if rng.random() < 0.7 else 0
-            if not ind:
-                self.f.add("yaml-zero-indented-sequence")
-            return [head] + self.block_seq(v, indent + ind)
-        if self.literal_ok(v) and rng.random() < 0.6:
-            body = v[:-1] if v.endswith("\n") else v
-            ind = " " * (indent + (2 if head.endswith("-") else self.step))
-            self.f.add("yaml-literal-block" + ("-keep" if v.endswith("\n") else "-strip"))
-            return [head + (" |" if v.endswith("\n") else " |-")] + [ind + l if l else "" for l in body.split("\n")]
-        if v is None and mapping and rng.random() < 0.3:
-            self.f.add("yaml-null-empty")
-            return [head]
-        text = self.inline(v)
-        if rng.random() < self.comment_p:
-            text += " # note"
-            self.f.add("yaml-comment")
-        return [head + " " + text]
-
-    def block_map(self, d, indent, first=False):
-        lines = []
-        for i, (k, v) in enumerate(d.items()):
-            if self.rng.random() < self.comment_p and not (first and i == 0):
-                lines.append(" " * indent + "# " + self.rng.choice(["note", "see below", "x: y"]))
-            lines.extend(self.after(" " * indent + self.key(k) + ":", v, indent, True))
-        return lines
-
-    def block_seq(self, items, indent):
-        lines = []
-        for v in items:
-            lines.extend(self.after(" " * indent + "-", v, indent, False))
-        return lines
+# The writer is scripts/yamltext.py (shared with diff-ardana.py).
 
 
 # ---------------------------------------------------------------------------------------------
@@ -734,6 +589,18 @@ def all_paths(data, prefix=(), depth=0):
     return out
 
 
+def all_lists(v, out=None):
+    out = [] if out is None else out
+    if isinstance(v, list):
+        out.append(v)
+        for x in v:
+            all_lists(x, out)
+    elif isinstance(v, dict):
+        for x in v.values():
+            all_lists(x, out)
+    return out
+
+
 def path_body(segs):
     return "".join("." + k if kind == "k" else "[%d]" % k for kind, k in segs)
 
@@ -743,6 +610,9 @@ def parse_segs(path):
     if path in (".", "$"):
         return ()
     body = path[1:] if path.startswith("$.") else path
+    # jsonpath-ng spellings of the same steps: `['k']`, `[k]`, blanks between tokens
+    body = re.sub(r"\[\s*'([A-Za-z_][A-Za-z0-9_]*)'\s*\]|\[\s*([A-Za-z_][A-Za-z0-9_]*)\s*\]",
+                  lambda m: "." + (m.group(1) or m.group(2)), body.replace(" ", ""))
     segs, pos = [], 0
     for m in SEG_RE.finditer(body):
         if m.start() != pos:
@@ -761,6 +631,76 @@ def action_lookup_path(text):
     if not (text.startswith(".") or text.startswith("$.")):
         text = "." + text
     return text
+
+
+JP_ABSENT = "zz_none"  # a name no generated data has
+
+
+def first_desc(node, key):
+    """The first value of `key` in a depth-first search (jsonpath-ng's `..key`), or MISSING."""
+    if isinstance(node, dict):
+        if key in node:
+            return node[key]
+        children = list(node.values())
+    elif isinstance(node, list):
+        children = node
+    else:
+        return MISSING
+    for c in children:
+        r = first_desc(c, key)
+        if r is not MISSING:
+            return r
+    return MISSING
+
+
+def all_desc(node, key, out):
+    """Every container holding `key`, depth first (where `$..key` writes)."""
+    if isinstance(node, dict):
+        if key in node:
+            out.append(node)
+        for c in list(node.values()):
+            all_desc(c, key, out)
+    elif isinstance(node, list):
+        for c in node:
+            all_desc(c, key, out)
+    return out
+
+
+def contains_key_or_string(v, key):
+    if isinstance(v, dict):
+        return key in v or any(contains_key_or_string(x, key) for x in v.values())
+    if isinstance(v, list):
+        return key in v or any(contains_key_or_string(x, key) for x in v)
+    return False
+
+
+def jp_name(k):
+    return "." + k
+
+
+def jp_src(rng, segs, sdata):
+    """A jsonpath-ng form of the source path segs and the value its first match has (the value
+    at segs, unless `..` finds the key earlier): (text, value, feature) or None."""
+    j = rng.randrange(len(segs))
+    kind, k = segs[j]
+    before, after = path_body(segs[:j]), path_body(segs[j + 1:])
+    r = rng.random()
+    if kind == "k" and j == len(segs) - 1 and r < 0.35:
+        base = get_path(sdata, segs[:j]) if j else sdata
+        if rng.random() < 0.3:
+            before, base = "$", sdata
+        v = first_desc(base, k)
+        return (before + ".." + k, v, "jp-src-descendants") if v is not MISSING else None
+    if kind == "k":
+        form = rng.choice(["['%s']" % k, "[%s]" % k, ".%s,%s" % (k, JP_ABSENT), ".(%s|%s)" % (JP_ABSENT, k),
+                           ".%s.`this`" % k, ". %s" % k])
+        feat = "jp-src-" + {"[": "bracket-name", ",": "field-list", "(": "union", "`": "this", " ": "blanks"}[
+            "[" if form.startswith("[") else "," if "," in form else "(" if "(" in form else "`" if "`" in form else " "]
+        return before + form + after, get_path(sdata, segs), feat
+    lst = get_path(sdata, segs[:j]) if j else sdata
+    n = len(lst) if isinstance(lst, list) else k + 1
+    form = rng.choice(["[%d:]" % k, "[%d:%d]" % (k, k + 1), "[%d,0]" % k, "[%d]" % (k - n), "[%d::1]" % k, "[-%d:]" % (n - k)])
+    return before + form + after, get_path(sdata, segs), "jp-src-slice-or-index-list"
 
 
 class Doc:
@@ -850,12 +790,27 @@ class Generator:
                 return v
 
     def value(self, depth, null=True):
-        r = self.rng.random()
+        rng = self.rng
+        r = rng.random()
+        made = getattr(self, "made", None)
+        if made and r < 0.05:
+            # a container again (the YAML writer may then alias it, or merge it with `<<`)
+            old = rng.choice(made[-6:])
+            if isinstance(old, dict) and rng.random() < 0.5:
+                extra = {k: self.scalar() for k in rng.sample(KEYS, 2) if k not in old}
+                self.feat("value-extends-another")
+                return dict(list(copy_data(old).items()) + list(extra.items()))
+            self.feat("value-repeats-another")
+            return copy_data(old)
         if depth < 3 and r < 0.22:
-            return self.mapping(depth + 1, self.rng.randint(0, 3))
-        if depth < 3 and r < 0.36:
-            return [self.value(depth + 1) for _ in range(self.rng.randint(0, 4))]
-        return self.scalar(null)
+            v = self.mapping(depth + 1, rng.randint(0, 3))
+        elif depth < 3 and r < 0.36:
+            v = [self.value(depth + 1) for _ in range(rng.randint(0, 4))]
+        else:
+            return self.scalar(null)
+        if v and made is not None:
+            made.append(v)
+        return v
 
     def mapping(self, depth, n):
         return {k: self.value(depth) for k in self.rng.sample(KEYS, n)}
@@ -909,6 +864,7 @@ class Generator:
     def make(self):
         rng = self.rng
         self.cur = c = Case()
+        self.made = []  # containers made so far (some are used again)
         self.docs, self.by_id, self.controls, self.done = [], {}, [], None
         c.validate = rng.random() < 0.14
         c.lenient = rng.random() < 0.12
@@ -999,7 +955,10 @@ class Generator:
         if rng.random() < 0.02:
             c.docs.insert(rng.randint(0, len(c.docs)), None)
             self.feat("empty-yaml-document")
-        c.text = Emitter(rng, c.features).stream(c.docs)
+        # A datetime spelled as Python's str() spells it: strata's JSON writes a timestamp as its
+        # text, Deckhand's (through str()) as Python prints it (docs/frontends/deckhand.md).
+        anchors = rng.choice([0.0, 0.0, 0.3, 0.6])
+        c.text = Emitter(rng, c.features, anchors=anchors, datetimes=("%Y-%m-%d %H:%M:%S",)).stream(c.docs)
         return c
 
     def policy(self, order, second=False, first=False):
@@ -1093,6 +1052,16 @@ class Generator:
             return text
         body = path_body(segs)
         r = rng.random()
+        if rng.random() < 0.1:
+            # the same steps in other jsonpath-ng spellings (a bracketed name that the parent
+            # lacks cannot be created: Deckhand fails, and so must strata)
+            named = [i for i, (k, _) in enumerate(segs) if k == "k"]
+            i = rng.choice(named) if named else None
+            if i is not None:
+                k = segs[i][1]
+                form = rng.choice(["['%s']" % k, "[%s]" % k, " . %s" % k])
+                self.feat("action-path-jsonpath-spelling")
+                return path_body(segs[:i]) + form + path_body(segs[i + 1:])
         if r < 0.6:
             return body
         if r < 0.7:
@@ -1416,6 +1385,10 @@ class Generator:
                 v = get_path(sdata, segs)
                 if w >= 0.9:
                     self.feat("sub-src-path-no-dot")
+                jp = jp_src(rng, segs, sdata) if rng.random() < 0.3 else None
+                if jp and jp[1] is not None:
+                    src["path"], v, feat = jp
+                    self.feat(feat)
                 if isinstance(v, str) and rng.random() < 0.25:
                     if re.search(r"^(.*):(.*)$", v):
                         src["pattern"] = r"^(.*):(.*)$"
@@ -1466,6 +1439,11 @@ class Generator:
         # substitutions were chosen) as they are: only new keys, scalar over scalar, patterns.
         reserved = self.reserved(d) if kids else set()
         for _ in range(6):
+            if not kids and rng.random() < 0.12:
+                jp = self.jp_dest(data, v)
+                if jp is not None:
+                    return jp
+                continue
             r = rng.random()
             paths = all_paths(data)
             if kids:
@@ -1557,6 +1535,71 @@ class Generator:
             set_path(data, segs, copy_data(written(segs, v)))
             return {"path": text}
         return None
+
+    def jp_dest(self, data, v):
+        """A destination in jsonpath-ng syntax that matches several places (or cannot be
+        written through), applied to data as Deckhand's update applies it; None if none fits."""
+        rng = self.rng
+        if v is MISSING:
+            return None
+        r = rng.random()
+        if r < 0.35:
+            keys = [k for k in KEYS if len(all_desc(data, k, [])) >= 1]
+            if not keys:
+                return None
+            k = rng.choice(keys)
+            if contains_key_or_string(v, k) or any(k in x for x in all_lists(data)):
+                return None
+            for holder in all_desc(data, k, []):
+                holder[k] = copy_data(v)
+            self.feat("jp-dest-descendants")
+            return {"path": "$.." + k}
+        if r < 0.55:
+            lists = [p for p in all_paths(data) if isinstance(get_path(data, p), list) and get_path(data, p)]
+            if not lists:
+                return None
+            segs = rng.choice(lists)
+            lst = get_path(data, segs)
+            n = len(lst)
+            a, b = rng.randrange(n), rng.randrange(n + 1)
+            idx = list(range(n))[a:b]
+            if not idx or isinstance(v, list) and len(v) < len(idx):
+                return None
+            items = list(v) if isinstance(v, list) else None
+            for i in idx:
+                lst[i] = copy_data(items.pop(0) if items is not None else v)
+            self.feat("jp-dest-slice" + ("-list-value" if items is not None else ""))
+            return {"path": path_body(segs) + "[%d:%d]" % (a, b)}
+        if r < 0.75:
+            present = [k for k in data if isinstance(k, str) and re.match(r"^[a-z]+$", k)]
+            if not present:
+                return None
+            ks = rng.sample(present, min(len(present), rng.randint(1, 2))) + [JP_ABSENT]
+            rng.shuffle(ks)
+            for k in ks:
+                if k in data:
+                    data[k] = copy_data(v)
+            self.feat("jp-dest-field-list")
+            return {"path": "$." + ",".join(ks)}
+        if r < 0.9:
+            subs = [(k, c) for k, x in data.items() if isinstance(k, str) and re.match(r"^[a-z]+$", k)
+                    and isinstance(x, dict) for c in x if isinstance(c, str) and re.match(r"^[a-z]+$", c)]
+            if not subs:
+                return None
+            _, c = rng.choice(subs)
+            for k in list(data):
+                if isinstance(data[k], dict) and c in data[k]:
+                    data[k] = copy_data(v)
+            self.feat("jp-dest-where")
+            return {"path": "$.* where " + c}
+        # `|` cannot be written through: nothing changes (Deckhand reports nothing).
+        present = [x for x in data if isinstance(x, str) and re.match(r"^[a-z]+$", x)]
+        if not present:
+            return None
+        self.feat("jp-dest-union-changes-nothing")
+        pair = [rng.choice(present), JP_ABSENT]
+        rng.shuffle(pair)
+        return {"path": "$." + "|".join(pair)}
 
     # --- faults
 
@@ -2031,6 +2074,10 @@ def main():
                 continue
             if want.get("aliasing_differs"):
                 stats["aliasing differs"] += 1
+            if want.get("sharing_differs"):
+                stats["sharing differs"] += 1
+            if want.get("alias_sharing_differs"):
+                stats["alias sharing differs"] += 1
             oc = outcome(want)
             outcomes[oc] += 1
             if len(examples[oc]) < args.examples:
@@ -2094,12 +2141,18 @@ def main():
         missing = [e for e in ERROR_CLASSES if e not in outcomes]
         if missing and not args.replay:
             print(f"  never: {', '.join(missing)}")
-        if args.check_aliasing:
-            print(f"  {stats['aliasing differs']} cases render differently with Deckhand's default shallow copy")
         if features:
             print("feature coverage (cases with the feature):")
             for f, c in sorted(features.items()):
                 print(f"  {c:6d}  {f}")
+    if args.check_aliasing:
+        print(f"{stats['aliasing differs']} of {n} cases render differently with Deckhand's default shallow copy "
+              "of substitution values (strata copies deeply: docs/frontends/deckhand.md)")
+        print(f"{stats['sharing differs']} of {n} cases render differently when a value written at several matches "
+              "is one object (Deckhand) rather than a copy at each (strata)")
+    if stats["alias sharing differs"]:
+        print(f"{stats['alias sharing differs']} cases render differently when YAML aliases are one object (Deckhand) "
+              "and when they are copies (strata); compared with the copies' render")
     if stats["generator bug"]:
         print(f"{stats['generator bug']} GENERATOR BUGS (YAML text does not read back as generated)")
     if args.replay and stats["expected checked"]:

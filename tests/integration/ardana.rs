@@ -540,3 +540,63 @@ fn a_link_to_nothing_is_an_error_naming_it() {
     );
     assert_eq!(run.stdout, "");
 }
+
+/// Copies a tree, links as links.
+fn copy_with_links(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let (path, target) = (e.path(), to.join(e.file_name()));
+        let meta = std::fs::symlink_metadata(&path).expect("metadata");
+        if meta.file_type().is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&path).expect("link"), &target)
+                .expect("symlink");
+        } else if meta.is_dir() {
+            copy_with_links(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn write_goes_through_a_model_file_that_is_a_link_as_the_service_does() {
+    // The service's `open(path, "w")` writes through a model file that is a link wherever it
+    // leads; strata writes through one that stays inside the model directory (see
+    // write_goes_through_links_inside_the_model_and_keeps_modes) and refuses one leading out of
+    // it, as it refuses any write an input would steer outside: nothing changes.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    copy_with_links(
+        &crate::util::fixtures().join("ardana/recorded/linked-dirs"),
+        tmp.path(),
+    );
+    let dir = tmp.path().join("model");
+    let run = ardana(&["read", &dir.display().to_string()]);
+    let mut model: Value = serde_json::from_str(run.ok()).expect("JSON");
+    let servers = model["inputModel"]["servers"]
+        .as_array_mut()
+        .expect("servers");
+    let s2 = servers
+        .iter_mut()
+        .find(|s| s["id"] == "s2")
+        .expect("s2, from the linked file");
+    s2["role"] = Value::from("storage");
+    let json = write_json(&dir, &model);
+    let outside_file = tmp.path().join("outside/more-servers.yml");
+    let before = std::fs::read_to_string(&outside_file).expect("read");
+    let err = ardana(&["write", &json, &dir.display().to_string()])
+        .fails(1)
+        .to_string();
+    assert!(err.contains("outside the model directory"), "{err}");
+    let link = dir.join("data/linked-servers.yml");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("there")
+            .file_type()
+            .is_symlink(),
+        "still a link"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&outside_file).expect("read"),
+        before
+    );
+}

@@ -428,11 +428,41 @@ fn output(model: Model, name: Node, version: Node, readme: Map) -> Node {
     sorted(vec![
         ("errors", Node::list(List::new(), Span::NONE)),
         ("fileInfo", file_info),
-        ("inputModel", Node::map(model.input, Span::NONE)),
+        (
+            "inputModel",
+            iso_timestamps(Node::map(model.input, Span::NONE)),
+        ),
         ("name", name),
         ("readme", sort_map(readme)),
         ("version", version),
     ])
+}
+
+/// Timestamps as the service's JSON encoder writes them (`isoformat()`: `2024-01-02`,
+/// `2024-01-02T10:20:30`), whatever their spelling in the file.
+fn iso_timestamps(mut node: Node) -> Node {
+    match &mut node.kind {
+        Kind::Timestamp(_) => {
+            let mut text = crate::value::py::py_str(&node);
+            if text.get(10..11) == Some(" ") {
+                text.replace_range(10..11, "T");
+            }
+            Node::str(text, node.span)
+        }
+        Kind::List(items) => {
+            for item in items.iter_mut() {
+                *item = iso_timestamps(item.take());
+            }
+            node
+        }
+        Kind::Map(map) => {
+            for (_, v) in map.iter_mut() {
+                *v = iso_timestamps(v.take());
+            }
+            node
+        }
+        _ => node,
+    }
 }
 
 fn placed_node(p: Placed) -> Node {

@@ -132,6 +132,8 @@ pub(super) fn write_dest(
     let mut root: Option<Node> = None;
     if let Some((new, outcome)) = root_value {
         let span = new.span;
+        // For the trace: what each match held (a path of several matches replaces several).
+        let old = (cx.trace.is_some() && !p.is_simple()).then(|| work.clone());
         let (written, places) = p.update(work, new)?;
         if pattern.is_some() && places.len() > 1 {
             cx.warn.push(format!("dest.path '{norm}' matches {} values: Deckhand applies the pattern to the first one and writes the result at every match", places.len()), at);
@@ -141,7 +143,16 @@ pub(super) fn write_dest(
             steps.push((Vec::new(), outcome, span, Some(target.clone())));
         }
         for locs in places {
-            steps.push((locs, outcome, span, Some(target.clone())));
+            let was = old
+                .as_ref()
+                .map_or(Some(&target), |o| dpath::get(o, &locs))
+                .cloned();
+            let outcome = if was.is_none() {
+                Outcome::Added
+            } else {
+                outcome
+            };
+            steps.push((locs, outcome, span, was));
         }
     }
     Ok((root, steps))

@@ -422,6 +422,8 @@ fn write(
     let first = p.first(data).ok().flatten();
     let before_is_map = first.as_ref().is_some_and(|b| b.as_map().is_some());
     let before = first.filter(|_| tracing).map(std::borrow::Cow::into_owned);
+    // A path of several matches replaces several values: what each held, for the trace.
+    let old = (tracing && !p.is_simple()).then(|| data.clone());
     if p.ends_in_index() && value.as_list().is_some() {
         cx.warn.push(
             format!("'{} {}' writes a list at an index path: jsonpath-ng writes only the list's first item there", a.method, a.raw),
@@ -447,7 +449,11 @@ fn write(
         for locs in at {
             let path = trace_path(data, &locs);
             let written = dpath::get(data, &locs).map_or(span, |n| n.span);
-            match &before {
+            let was = match &old {
+                Some(o) => dpath::get(o, &locs),
+                None => before.as_ref(),
+            };
+            match was {
                 Some(b) => cx.record(path, Outcome::Replaced, &a.rule(), written, &[b]),
                 None => cx.record(path, Outcome::Added, &a.rule(), written, &[]),
             }
