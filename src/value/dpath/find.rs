@@ -281,31 +281,26 @@ fn datum_len(d: &Datum<'_>, what: &str) -> Result<i64, PathError> {
     }
 }
 
-/// `Index.find` for one index: `if value and len(value) > i: value[i]`.
-fn index<'a>(
-    d: &Rc<Datum<'a>>,
-    i: i64,
-    text: &str,
-    out: &mut Vec<Match<'a>>,
-) -> Result<(), PathError> {
-    if d.node().is_some_and(|n| !py_truthy(n)) {
-        return Ok(());
+/// Where `value[i]` is: an item or entry of the value, or a value made of it.
+pub(super) enum Hit {
+    At(Loc),
+    Made(Node),
+}
+
+/// `Index.find` on a value for one index: `if value and len(value) > i: value[i]`, with
+/// Python's truth value, `len()` and `[]` (a mapping looks up the integer key).
+pub(super) fn index_hit(n: &Node, i: i64, text: &str) -> Result<Option<Hit>, PathError> {
+    if !py_truthy(n) {
+        return Ok(None);
     }
-    let len = datum_len(d, &format!("[{text}]"))?;
+    let len = py_len(n).ok_or_else(|| no_len(n, &format!("[{text}]")))?;
     if len <= i {
-        return Ok(());
+        return Ok(None);
     }
-    if let Some(Node {
-        kind: Kind::Map(map),
-        ..
-    }) = d.node()
-    {
+    if let Kind::Map(map) = &n.kind {
         let key = Key(Node::new(Kind::Int(i), Span::NONE));
         return match map.get_index_of(&key) {
-            Some(e) => {
-                out.push(child(d, inner(d, Loc::Entry(e)), Last::Index(i)));
-                Ok(())
-            }
+            Some(e) => Ok(Some(Hit::At(Loc::Entry(e)))),
             None => Err(PathError::python(
                 "KeyError",
                 format!("index [{text}] looks up the key {text} in a mapping that has none"),
@@ -319,30 +314,21 @@ fn index<'a>(
             format!("index [{text}] is before the start of a value of length {len}"),
         ));
     }
-    item(d, at as usize, Last::Index(i), out)
+    item_hit(n, at as usize).map(Some)
 }
 
-/// Item `i` (in range) of a datum whose value is a sequence, as a match found in it.
-fn item<'a>(
-    d: &Rc<Datum<'a>>,
-    i: usize,
-    path: Last,
-    out: &mut Vec<Match<'a>>,
-) -> Result<(), PathError> {
-    let Some(n) = d.node() else {
-        out.push(child(d, inner(d, Loc::Item(0)), path));
-        return Ok(());
-    };
-    let val = match &n.kind {
-        Kind::List(_) | Kind::Tuple(_) => inner(d, Loc::Item(i)),
-        Kind::Str(s) => {
-            let c: String = s.chars().nth(i).map(String::from).unwrap_or_default();
-            Val::Made(Rc::new(Node::str(c, n.span)))
-        }
-        Kind::Bytes(b) => Val::Made(Rc::new(Node::new(
+/// `value[i]` for an index in range of a value with a length.
+fn item_hit(n: &Node, i: usize) -> Result<Hit, PathError> {
+    Ok(match &n.kind {
+        Kind::List(_) | Kind::Tuple(_) => Hit::At(Loc::Item(i)),
+        Kind::Str(s) => Hit::Made(Node::str(
+            s.chars().nth(i).map(String::from).unwrap_or_default(),
+            n.span,
+        )),
+        Kind::Bytes(b) => Hit::Made(Node::new(
             Kind::Int(i64::from(b.get(i).copied().unwrap_or(0))),
             n.span,
-        ))),
+        )),
         _ => {
             return Err(PathError::python(
                 "TypeError",
@@ -353,6 +339,52 @@ fn item<'a>(
                 ),
             ))
         }
+    })
+}
+
+fn hit_val<'a>(d: &Datum<'a>, h: Hit) -> Val<'a> {
+    match h {
+        Hit::At(loc) => inner(d, loc),
+        Hit::Made(m) => Val::Made(Rc::new(m)),
+    }
+}
+
+/// `Index.find` for one index on a datum (a slice's wrapping list is `[value]`).
+fn index<'a>(
+    d: &Rc<Datum<'a>>,
+    i: i64,
+    text: &str,
+    out: &mut Vec<Match<'a>>,
+) -> Result<(), PathError> {
+    let Some(n) = d.node() else {
+        if 1 <= i {
+            return Ok(());
+        }
+        if i < -1 {
+            return Err(PathError::python(
+                "IndexError",
+                format!("index [{text}] is before the start of a value of length 1"),
+            ));
+        }
+        out.push(child(d, inner(d, Loc::Item(0)), Last::Index(i)));
+        return Ok(());
+    };
+    if let Some(h) = index_hit(n, i, text)? {
+        out.push(child(d, hit_val(d, h), Last::Index(i)));
+    }
+    Ok(())
+}
+
+/// Item `i` (in range) of a datum whose value is a sequence, as a match found in it.
+fn item<'a>(
+    d: &Rc<Datum<'a>>,
+    i: usize,
+    path: Last,
+    out: &mut Vec<Match<'a>>,
+) -> Result<(), PathError> {
+    let val = match d.node() {
+        None => inner(d, Loc::Item(0)),
+        Some(n) => hit_val(d, item_hit(n, i)?),
     };
     out.push(child(d, val, path));
     Ok(())

@@ -17,6 +17,7 @@ mod find;
 mod lex;
 mod parse;
 mod place;
+mod simple;
 #[cfg(test)]
 mod tests;
 mod update;
@@ -66,6 +67,8 @@ pub struct DPath {
     /// The text as parsed (after [`normalize`]).
     pub text: String,
     pub expr: Expr,
+    /// The steps of a simple path (`$`, single names and indices), found without datums.
+    simple: Option<Vec<simple::Step>>,
 }
 
 /// Why a path failed.
@@ -160,9 +163,11 @@ pub enum Written {
 impl DPath {
     /// Parses a path as `jsonpath_ng.parse` does (blanks between tokens are ignored).
     pub fn parse(text: &str) -> Result<DPath, PathError> {
+        let expr = parse::parse(text)?;
         Ok(DPath {
             text: text.to_string(),
-            expr: parse::parse(text)?,
+            simple: simple::steps(&expr),
+            expr,
         })
     }
 
@@ -240,6 +245,9 @@ impl DPath {
     /// match). It takes every match's value first, so a `` `parent` `` above the top anywhere
     /// is an `AttributeError`.
     pub fn first<'a>(&self, data: &'a Node) -> Result<Option<Cow<'a, Node>>, PathError> {
+        if let Some(steps) = &self.simple {
+            return Ok(simple::walk(steps, data)?.map(place_value));
+        }
         let found = self.find_all(data)?;
         if found.iter().any(Option::is_none) {
             return Err(none_attribute("value"));
@@ -249,6 +257,9 @@ impl DPath {
 
     /// The first match's value, as `jsonpath_replace` reads it (`path_to_change[0].value`).
     pub fn target<'a>(&self, data: &'a Node) -> Result<Option<Cow<'a, Node>>, PathError> {
+        if let Some(steps) = &self.simple {
+            return Ok(simple::walk(steps, data)?.map(place_value));
+        }
         match self.find_all(data)?.into_iter().next() {
             None => Ok(None),
             Some(None) => Err(none_attribute("value")),
@@ -259,6 +270,12 @@ impl DPath {
     /// Where the first match is, when it is a value in the data (not a character of a
     /// string, a byte or a slice's wrapping list).
     pub fn first_location(&self, data: &Node) -> Result<Option<Vec<Loc>>, PathError> {
+        if let Some(steps) = &self.simple {
+            return Ok(match simple::walk(steps, data)? {
+                Some(simple::Place::At(_, at)) => Some(at),
+                _ => None,
+            });
+        }
         Ok(match self.find_all(data)?.into_iter().next() {
             Some(Some(d)) => match &d.val {
                 find::Val::At(_, at) => Some(at.clone()),
@@ -270,6 +287,9 @@ impl DPath {
 
     /// Whether the path matches anything.
     pub fn matches(&self, data: &Node) -> Result<bool, PathError> {
+        if let Some(steps) = &self.simple {
+            return Ok(simple::walk(steps, data)?.is_some());
+        }
         Ok(!self.find_all(data)?.is_empty())
     }
 
@@ -286,8 +306,18 @@ impl DPath {
             w: Writer { val, taken: 0 },
             written: Vec::new(),
         };
-        update::update(&self.expr, data, &Target::Real(Vec::new()), &mut u)?;
+        match &self.simple {
+            Some(steps) => simple::update(steps, data, &mut u)?,
+            None => update::update(&self.expr, data, &Target::Real(Vec::new()), &mut u)?,
+        }
         Ok((Written::InPlace, u.written))
+    }
+}
+
+fn place_value(p: simple::Place<'_>) -> Cow<'_, Node> {
+    match p {
+        simple::Place::At(n, _) => Cow::Borrowed(n),
+        simple::Place::Made(m) => Cow::Owned(m),
     }
 }
 

@@ -29,7 +29,7 @@ pub(super) fn parse(text: &str) -> Result<Expr, PathError> {
     let e = p.expr(0)?;
     match p.peek()? {
         None => Ok(e),
-        Some(tok) => Err(p.error_at(&tok)),
+        Some(tok) => Err(p.error_at(tok)),
     }
 }
 
@@ -47,27 +47,33 @@ fn precedence(t: &T) -> Option<u8> {
 
 impl Parser {
     /// The next token, or the lexer's error once the tokens are used up.
-    fn peek(&mut self) -> Result<Option<Tok>, PathError> {
+    fn peek(&self) -> Result<Option<&Tok>, PathError> {
         match self.toks.get(self.at) {
-            Some(t) => Ok(Some(t.clone())),
-            None => match self.tail.take() {
-                Some(e) => {
-                    self.tail = Some(e.clone());
-                    Err(e)
-                }
+            Some(t) => Ok(Some(t)),
+            None => match &self.tail {
+                Some(e) => Err(e.clone()),
                 None => Ok(None),
             },
         }
     }
 
+    /// Whether the next token is `t`.
+    fn next_is(&self, t: &T) -> Result<bool, PathError> {
+        Ok(self.peek()?.is_some_and(|tok| &tok.t == t))
+    }
+
+    /// Takes the next token (the parser never goes back).
     fn next(&mut self) -> Result<Tok, PathError> {
-        match self.peek()? {
-            Some(t) => {
-                self.at += 1;
-                Ok(t)
-            }
-            None => Err(end()),
-        }
+        self.peek()?.ok_or_else(end)?;
+        let placeholder = Tok {
+            t: T::Lit(' '),
+            line: 0,
+            col: 0,
+            pos: 0,
+        };
+        let tok = std::mem::replace(&mut self.toks[self.at], placeholder);
+        self.at += 1;
+        Ok(tok)
     }
 
     fn error_at(&self, tok: &Tok) -> PathError {
@@ -106,10 +112,11 @@ impl Parser {
             if p < min {
                 break;
             }
+            let op = tok.t.clone();
             self.at += 1;
             let right = Box::new(self.expr(p + 1)?);
             let left_box = Box::new(left);
-            left = match tok.t {
+            left = match op {
                 T::DoubleDot => Expr::Descendants(left_box, right),
                 T::Lit('.') => Expr::Child(left_box, right),
                 T::Lit('|') => Expr::Union(left_box, right),
@@ -123,23 +130,24 @@ impl Parser {
 
     fn primary(&mut self) -> Result<Expr, PathError> {
         let tok = self.next()?;
-        Ok(match &tok.t {
+        Ok(match tok.t {
             T::Lit('$') => Expr::Root,
             T::Lit('*') => Expr::Fields(vec!["*".into()]),
-            T::Num(n) => Expr::Fields(vec![n.text.clone()]),
-            T::Id(first) => Expr::Fields(self.names(first.clone())?),
+            T::Num(n) => Expr::Fields(vec![n.text]),
+            T::Id(first) => Expr::Fields(self.names(first)?),
             T::Lit('[') => self.bracket()?,
             T::Lit('(') => {
                 let e = self.expr(0)?;
                 self.expect(&T::Lit(')'))?;
                 e
             }
-            T::Named(name) => {
+            T::Named(ref name) => {
                 // PLY reduces `NAMED_OPERATOR` (and raises for an unknown one) only on a
                 // lookahead that can follow a path; any other token is a parse error first.
-                match self.peek()? {
-                    Some(next) if !follows(&next.t) => return Err(self.error_at(&next)),
-                    _ => {}
+                if let Some(next) = self.peek()? {
+                    if !follows(&next.t) {
+                        return Err(self.error_at(next));
+                    }
                 }
                 match name.as_str() {
                     "this" => Expr::This,
@@ -162,7 +170,7 @@ impl Parser {
     /// `ID (',' ID)*` after its first name.
     fn names(&mut self, first: String) -> Result<Vec<String>, PathError> {
         let mut names = vec![first];
-        while matches!(self.peek()?, Some(Tok { t: T::Lit(','), .. })) {
+        while self.next_is(&T::Lit(','))? {
             self.at += 1;
             let tok = self.next()?;
             match tok.t {
@@ -175,13 +183,15 @@ impl Parser {
 
     /// After `[`: `idx ']'`, `slice ']'` or `fields ']'`.
     fn bracket(&mut self) -> Result<Expr, PathError> {
-        let tok = self.next()?;
-        let e = match tok.t {
-            T::Num(n) => match self.peek()? {
-                Some(Tok { t: T::Lit(':'), .. }) => self.slice(Some(n))?,
-                _ => {
+        let e = if self.next_is(&T::Lit(':'))? {
+            self.slice(None)?
+        } else {
+            let tok = self.next()?;
+            match tok.t {
+                T::Num(n) if self.next_is(&T::Lit(':'))? => self.slice(Some(n))?,
+                T::Num(n) => {
                     let mut idx = vec![n];
-                    while matches!(self.peek()?, Some(Tok { t: T::Lit(','), .. })) {
+                    while self.next_is(&T::Lit(','))? {
                         self.at += 1;
                         let tok = self.next()?;
                         match tok.t {
@@ -191,14 +201,10 @@ impl Parser {
                     }
                     Expr::Index(idx)
                 }
-            },
-            T::Lit('*') => Expr::Slice(None, None, None),
-            T::Lit(':') => {
-                self.at -= 1;
-                self.slice(None)?
+                T::Lit('*') => Expr::Slice(None, None, None),
+                T::Id(first) => Expr::Fields(self.names(first)?),
+                _ => return Err(self.error_at(&tok)),
             }
-            T::Id(first) => Expr::Fields(self.names(first)?),
-            _ => return Err(self.error_at(&tok)),
         };
         self.expect(&T::Lit(']'))?;
         Ok(e)
@@ -208,24 +214,22 @@ impl Parser {
     fn slice(&mut self, start: Option<Num>) -> Result<Expr, PathError> {
         self.expect(&T::Lit(':'))?;
         let end = self.maybe_int()?;
-        let step = match self.peek()? {
-            Some(Tok { t: T::Lit(':'), .. }) => {
-                self.at += 1;
-                self.maybe_int()?
-            }
-            _ => None,
+        let step = if self.next_is(&T::Lit(':'))? {
+            self.at += 1;
+            self.maybe_int()?
+        } else {
+            None
         };
         Ok(Expr::Slice(start, end, step))
     }
 
     fn maybe_int(&mut self) -> Result<Option<Num>, PathError> {
-        match self.peek()? {
-            Some(Tok { t: T::Num(n), .. }) => {
-                self.at += 1;
-                Ok(Some(n))
+        if matches!(self.peek()?, Some(Tok { t: T::Num(_), .. })) {
+            if let T::Num(n) = self.next()?.t {
+                return Ok(Some(n));
             }
-            _ => Ok(None),
         }
+        Ok(None)
     }
 }
 

@@ -234,7 +234,7 @@ fn value_of(data: &Node, t: &Target) -> Node {
 
 /// Runs a write on the target's value: in place for a place in the data (recording where it
 /// wrote), on a copy that is then dropped for anything else.
-fn on_value<F>(data: &mut Node, t: &Target, u: &mut Upd, f: F) -> Result<(), PathError>
+pub(super) fn on_value<F>(data: &mut Node, t: &Target, u: &mut Upd, f: F) -> Result<(), PathError>
 where
     F: FnOnce(&mut Node, &mut Upd) -> Result<Vec<Loc>, PathError>,
 {
@@ -260,7 +260,11 @@ where
 
 /// `Fields.update`: `if data is not None: for field in fields: if type(data) is not bool and
 /// field in data: data[field] = val` (`*`: the keys of a mapping).
-fn fields_update(node: &mut Node, names: &[Key], w: &mut Writer) -> Result<Vec<Loc>, PathError> {
+pub(super) fn fields_update(
+    node: &mut Node,
+    names: &[Key],
+    w: &mut Writer,
+) -> Result<Vec<Loc>, PathError> {
     if node.is_null() {
         return Ok(Vec::new());
     }
@@ -328,7 +332,7 @@ fn fields_update(node: &mut Node, names: &[Key], w: &mut Writer) -> Result<Vec<L
 
 /// `Index.update` for one index: `if len(data) > i: data[i] = val` (a list value: its next
 /// item), with Python's `len` and item assignment (a mapping gets an integer key).
-fn index_update(
+pub(super) fn index_update(
     node: &mut Node,
     i: i64,
     text: &str,
