@@ -177,12 +177,7 @@ fn ardana_models() {
 #[test]
 fn own_recorded_models() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ardana/recorded");
-    let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .expect("fixtures/ardana/recorded")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
+    let cases = crate::case_dirs(&root);
     let mut failures = Vec::new();
     for case in &cases {
         let name = case.file_name().unwrap_or_default().to_string_lossy();

@@ -135,12 +135,7 @@ const DECKHAND_CLASSES: &[&str] = &[
 #[test]
 fn own_recorded_cases() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/deckhand/recorded");
-    let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .expect("fixtures/deckhand/recorded")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
+    let cases = crate::case_dirs(&root);
     let mut failures = Vec::new();
     for case in &cases {
         let name = case

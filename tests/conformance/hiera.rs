@@ -153,7 +153,7 @@ const REPORT_DIFFERS: [&str; 3] = [
 #[test]
 fn hiera_explain_levels_match_puppet_lookup_explain() {
     let Some(dir) = suite("hiera") else { return };
-    let cases = case_dirs(&dir.join("cases"));
+    let cases = crate::case_dirs(&dir.join("cases"));
     let (same, failures) = explain_levels(&cases, &REPORT_DIFFERS);
     println!(
         "conformance: hiera --explain-levels {same} of {} as puppet lookup --explain ({} differ on purpose)",
@@ -162,17 +162,6 @@ fn hiera_explain_levels_match_puppet_lookup_explain() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert_eq!(same + REPORT_DIFFERS.len(), cases.len());
-}
-
-fn case_dirs(dir: &Path) -> Vec<PathBuf> {
-    let mut cases: Vec<_> = std::fs::read_dir(dir)
-        .expect("cases/")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    cases
 }
 
 /// Runs `--explain-levels` on each case: how many give Puppet's report, and what differs
@@ -235,7 +224,7 @@ fn explain_levels(cases: &[PathBuf], differ: &[&str]) -> (usize, Vec<String>) {
 
 /// strata's own cases recorded from `puppet lookup` (`fixtures/hiera/puppet`).
 fn psych_cases() -> Vec<PathBuf> {
-    case_dirs(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/hiera/puppet/cases"))
+    crate::case_dirs(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/hiera/puppet/cases"))
 }
 
 /// The cases of `fixtures/hiera/puppet` where strata answers otherwise on purpose (its

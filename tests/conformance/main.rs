@@ -56,3 +56,15 @@ pub fn strata(args: &[String]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The case folders directly in `dir`, sorted (a recording of one case per folder).
+pub fn case_dirs(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut cases: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    cases
+}
