@@ -24,13 +24,9 @@ pub fn puppet_type(n: &Node) -> &'static str {
 /// The generalized Puppet type of a value that `Array.new` refuses, as its message names it.
 fn puppet_type_name(n: &Node) -> &'static str {
     match &n.kind {
-        Kind::Null => "Undef",
-        Kind::Bool(_) => "Boolean",
-        Kind::Int(_) | Kind::BigInt(_) => "Integer",
-        Kind::Float(_) => "Float",
-        Kind::Str(_) | Kind::Timestamp(_) | Kind::Bytes(_) => "String",
         Kind::List(_) | Kind::Tuple(_) => "Array",
         Kind::Map(_) | Kind::Set(_) => "Hash",
+        _ => puppet_type(n),
     }
 }
 

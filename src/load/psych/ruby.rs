@@ -235,15 +235,11 @@ pub fn unpack_base64(text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3);
     let (mut acc, mut n) = (0u32, 0u32);
     for c in text.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
+        let v = match crate::value::base64_sextet(c) {
+            Some(v) => v,
             // A `=` ends the data in a group's third or fourth place; before, it is skipped.
-            b'=' if n >= 2 => break,
-            _ => continue,
+            None if c == b'=' && n >= 2 => break,
+            None => continue,
         };
         acc = (acc << 6) | u32::from(v);
         n += 1;

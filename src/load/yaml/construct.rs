@@ -287,13 +287,8 @@ pub fn binary(text: &str) -> Result<Vec<u8>, String> {
             }
             continue;
         }
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => continue,
+        let Some(v) = crate::value::base64_sextet(c) else {
+            continue;
         };
         pads = 0;
         acc = (acc << 6) | u32::from(v);
