@@ -7,15 +7,9 @@ use strata::load::{json, yaml, LoadOptions};
 use strata::merge::Outcome;
 use strata::value::{Kind, Node, SourceMap};
 
-/// Problems found in one render: leaves whose position does not hold their value.
-pub fn check(args: &[String]) -> Vec<String> {
-    match strata::cli::explain_in_process(args) {
-        Ok((rendered, sources)) => check_rendered(&rendered, &sources),
-        Err(_) => Vec::new(),
-    }
-}
-
-fn check_rendered(rendered: &strata::frontend::Rendered, sources: &SourceMap) -> Vec<String> {
+/// Problems found in one render (made with `--explain`): leaves whose position does not hold
+/// their value.
+pub fn check_rendered(rendered: &strata::frontend::Rendered, sources: &SourceMap) -> Vec<String> {
     let Some(trace) = rendered.trace.as_ref() else {
         return vec!["--explain recorded no trace".into()];
     };

@@ -63,8 +63,13 @@ pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
     let out = cmd.output().expect("run strata");
     if out.status.success() && stdin.is_none() {
-        check_positions(args);
-        check_readback(args, &out.stdout);
+        // One in-process render with --explain serves both checks.
+        let abs = absolute(args);
+        let rendered = strata::cli::explain_in_process(&abs).ok();
+        if let Some((rendered, sources)) = &rendered {
+            check_positions(args, rendered, sources);
+        }
+        check_readback(args, &abs, rendered.as_ref().map(|r| &r.0), &out.stdout);
     }
     if stdin.is_none() {
         let code = out.status.code().unwrap_or(-1);
@@ -95,8 +100,13 @@ pub fn command() -> Command {
 /// Fails the test when the YAML (or JSON) a successful command wrote does not read back as
 /// the data it rendered, with and without `--explain` (see `readback.rs`).
 #[track_caller]
-pub fn check_readback(args: &[&str], stdout: &[u8]) {
-    let problems = crate::readback::check(&absolute(args), args, &String::from_utf8_lossy(stdout));
+pub fn check_readback(
+    args: &[&str],
+    abs: &[String],
+    rendered: Option<&strata::frontend::Rendered>,
+    stdout: &[u8],
+) {
+    let problems = crate::readback::check(abs, args, rendered, &String::from_utf8_lossy(stdout));
     assert!(
         problems.is_empty(),
         "strata {}: the output does not read back as the data rendered:\n{}",
@@ -122,9 +132,12 @@ fn absolute(args: &[&str]) -> Vec<String> {
 /// Re-renders a successful command in-process with `--explain` and fails the test if any
 /// value's recorded position does not hold that value (see `positions.rs`).
 #[track_caller]
-pub fn check_positions(args: &[&str]) {
-    let abs = absolute(args);
-    let problems = crate::positions::check(&abs);
+pub fn check_positions(
+    args: &[&str],
+    rendered: &strata::frontend::Rendered,
+    sources: &strata::value::SourceMap,
+) {
+    let problems = crate::positions::check_rendered(rendered, sources);
     assert!(
         problems.is_empty(),
         "strata {}: --explain positions are wrong:\n{}",
