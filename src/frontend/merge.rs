@@ -111,10 +111,6 @@ pub fn render(
             .merge_layer(acc, layer)
             .map_err(|(e, _)| merge_error(e))?;
         for n in std::mem::take(&mut engine.notices) {
-            // The first layer replaces only the empty start, which no input wrote.
-            if i == 0 {
-                continue;
-            }
             if let crate::merge::NoticeKind::KindChanged { old, new, was } = n.what {
                 let at = sources
                     .locate(was)

@@ -226,8 +226,12 @@ impl Merger for DictMerger<'_> {
 }
 
 /// Under the plain deep merge, a mapping replaced by a list or a list by a mapping is noticed
-/// (a value of another kind replaces whole: rarely what a later layer meant).
+/// (a value of another kind replaces whole: rarely what a later layer meant). An old value no
+/// input wrote (the empty start a fold begins from) is not noticed: nothing was replaced.
 pub(super) fn kind_changed(eng: &mut Engine<'_>, old: &Node, new: &Node) {
+    if old.span.is_none() {
+        return;
+    }
     let words = |n: &Node| match n.kind {
         Kind::Map(_) => Some("a mapping"),
         Kind::List(_) | Kind::Tuple(_) => Some("a list"),
