@@ -249,7 +249,10 @@ const WORDING: [(&str, &str); 7] = [
     ("-Infinity not allowed in JSON", "-inf has no JSON form"),
     // libyaml's syntax errors; strata keeps PyYAML's.
     ("did not find expected node content", "invalid YAML"),
-    ("did not find expected whitespace or line break", "invalid YAML"),
+    (
+        "did not find expected whitespace or line break",
+        "invalid YAML",
+    ),
     // Puppet's type check of a `unique` merge's values names the first variant it tried.
     ("variant 0 expects a Scalar value", "expects a Data value"),
     // Puppet's type check of hiera.yaml; strata's reading of it.
