@@ -4,7 +4,10 @@
 //! each with file:line:col and what Puppet does — a Symbol value or a Boolean key (only the
 //! lookup that reaches it), a date or an `Integer()` Psych cannot build (every lookup through
 //! the file), a `--facts` file that overrides some of hostname / domain / fqdn / clientcert.
-//! The answers are Puppet 7.23's (`fixtures/hiera/puppet` records more).
+//! The answers are Puppet 7.23's (`fixtures/hiera/puppet` records more); a data file with no
+//! hash (empty, only a comment, `---` alone) is read as empty with Puppet's warning (`puppet
+//! lookup` prints `Warning: .../blank.yaml: file does not contain a valid yaml hash`, checked
+//! by hand: the oracle script records no warnings).
 
 use crate::util::{strata, Run};
 
@@ -71,5 +74,11 @@ fn a_refused_value_fails_only_the_lookups_that_reach_it() {
 #[test]
 fn yaml_output_keeps_what_psych_reads() {
     let run = lookup("hiera", "facts", &["service"]);
+    insta::assert_snapshot!(show(&run));
+}
+
+#[test]
+fn a_data_file_without_a_hash_is_empty_with_puppets_warning() {
+    let run = lookup("empty", "facts", &["tuning.ratio", "--output", "json"]);
     insta::assert_snapshot!(show(&run));
 }

@@ -6,7 +6,7 @@
 use super::config::Format;
 use super::slice::{self, Found, Index};
 use super::state::Hiera;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::{add_text_input, built_from, parse_inputs, Files};
 use crate::load;
 use crate::value::{Node, SourceId, Span};
@@ -287,15 +287,16 @@ impl Hiera<'_> {
         });
         for ((path, format), parsed) in paths.into_iter().zip(parsed) {
             let loaded = match parsed {
-                Ok(p) => (
-                    p.value.and_then(|(doc, index)| {
+                Ok(p) => {
+                    let mut warnings = p.warnings;
+                    let data = p.value.and_then(|(doc, index)| {
                         if let Some(index) = index {
                             self.keep(&path, index);
                         }
-                        as_data(&path, format, p.id, doc)
-                    }),
-                    p.warnings,
-                ),
+                        as_data(&path, format, p.id, doc, &mut warnings)
+                    });
+                    (data, warnings)
+                }
                 Err(e) => (Err(e), Vec::new()),
             };
             self.pending.insert(path, loaded);
@@ -316,6 +317,8 @@ impl Hiera<'_> {
             }
         };
         if blank(&input, format) {
+            self.warnings
+                .push(not_a_hash(path, "it is empty", Span::NONE));
             return Ok(Some(Node::empty_map(Span::NONE)));
         }
         let id = add_text_input(input, self.sources, self.settings)?;
@@ -352,7 +355,7 @@ impl Hiera<'_> {
                 self.keep(path, index);
             }
         }
-        as_data(path, format, id, doc)
+        as_data(path, format, id, doc, &mut self.warnings)
     }
 
     /// Keeps a new index, with the file's identity when it had it before it was read and
@@ -421,14 +424,51 @@ fn blank(input: &crate::frontend::Input, format: Format) -> bool {
     format == Format::Yaml && input.bytes.iter().all(u8::is_ascii_whitespace)
 }
 
-/// A data file's document as its data hash: no document (or YAML `false`) is an empty hash,
-/// anything but a hash an error.
-fn as_data(path: &Path, format: Format, id: SourceId, doc: Option<Node>) -> Result<Option<Node>> {
+/// Puppet's warning for a YAML data file that holds no hash (`why`), read as an empty one.
+fn not_a_hash(path: &Path, why: &str, at: Span) -> Warning {
+    // Without a position, the warning names the file itself.
+    let file = if at.is_none() {
+        format!("{}: ", path.display())
+    } else {
+        String::new()
+    };
+    Warning::new(
+        format!(
+            "{file}file does not contain a valid yaml hash: {why} (Puppet warns and reads it as an empty hash)"
+        ),
+        at,
+    )
+}
+
+/// A data file's document as its data hash. A YAML file with no document, an empty one
+/// (`---` alone: nil, which Puppet makes `false`) or `false` is an empty hash, with Puppet's
+/// warning; anything else but a hash is an error.
+fn as_data(
+    path: &Path,
+    format: Format,
+    id: SourceId,
+    doc: Option<Node>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Option<Node>> {
     let empty_map = |span| Some(Node::empty_map(span));
     match doc {
+        None if format == Format::Yaml => {
+            let at = Span::new(id, 0, 0);
+            warnings.push(not_a_hash(path, "it holds no document", at));
+            Ok(empty_map(at))
+        }
         None => Ok(empty_map(Span::new(id, 0, 0))),
         Some(d) if d.as_map().is_some() => Ok(Some(d)),
-        Some(d) if format == Format::Yaml && matches!(d.kind, crate::value::Kind::Bool(false)) => {
+        Some(d)
+            if format == Format::Yaml
+                && matches!(d.kind, crate::value::Kind::Bool(false) | crate::value::Kind::Null) =>
+        {
+            // An empty document's null stands at its end: the file's start is shown.
+            let at = match d.kind {
+                crate::value::Kind::Null => Span::new(id, 0, 0),
+                _ => d.span,
+            };
+            warnings.push(not_a_hash(path, &format!("it holds {}", d.kind_phrase()), at));
             Ok(empty_map(d.span))
         }
         Some(d) => Err(Error::new(
