@@ -2,6 +2,7 @@
 //! caret rendering shared by errors and warnings.
 
 use crate::value::{Path, SourceMap, Span};
+pub use crate::warning::{Kind as WarnKind, Warning};
 use std::fmt::Write as _;
 
 /// What went wrong, which decides the exit code.
@@ -54,6 +55,8 @@ pub struct Extra {
     /// Further errors reported with this one (every violation of a model at once), each
     /// printed in full after it.
     pub more: Vec<Error>,
+    /// Warnings gathered before the error, printed before it.
+    pub warnings: Vec<Warning>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -106,6 +109,22 @@ impl Error {
         self.extra.get_or_insert_with(Box::default).more.push(other);
         self
     }
+    /// Warnings the render gathered before it failed: they are printed before the error.
+    pub fn after_warnings(mut self, warnings: Vec<Warning>) -> Error {
+        if !warnings.is_empty() {
+            let extra = self.extra.get_or_insert_with(Box::default);
+            let later = std::mem::replace(&mut extra.warnings, warnings);
+            extra.warnings.extend(later);
+        }
+        self
+    }
+    /// Takes the warnings gathered before the error.
+    pub fn take_warnings(&mut self) -> Vec<Warning> {
+        self.extra
+            .as_mut()
+            .map(|e| std::mem::take(&mut e.warnings))
+            .unwrap_or_default()
+    }
     /// The imitated system's name for this error, if it has one.
     pub fn code_name(&self) -> Option<&'static str> {
         self.extra.as_ref().and_then(|e| e.code)
@@ -157,57 +176,6 @@ impl Error {
     }
 }
 
-/// Something the real system does that deserves attention; `--strict` makes it an error.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Warning {
-    pub message: String,
-    pub span: Option<Span>,
-    /// The document path the warning affects, so `--explain` can attach it to that value.
-    pub path: Option<Path>,
-}
-
-impl Warning {
-    pub fn new(message: impl Into<String>, span: Span) -> Warning {
-        Warning {
-            message: message.into(),
-            span: (!span.is_none()).then_some(span),
-            path: None,
-        }
-    }
-    pub fn with_path(mut self, path: Path) -> Warning {
-        self.path = Some(path);
-        self
-    }
-
-    /// One line: `warning: file:line:col: message` (the line scripts grep).
-    pub fn line(&self, sources: &SourceMap) -> String {
-        match self.span.and_then(|s| sources.locate(s)) {
-            Some(loc) => format!("warning: {loc}: {}", self.message),
-            None => format!("warning: {}", self.message),
-        }
-    }
-
-    /// For stderr: `line`, then, as for an error, the line of the input it points at with a
-    /// caret under the place.
-    pub fn render(&self, sources: &SourceMap) -> String {
-        let mut out = self.line(sources);
-        if let Some((span, loc)) = self.span.and_then(|s| Some((s, sources.locate(s)?))) {
-            out.push('\n');
-            snippet(&mut out, span, &loc, sources);
-            out.truncate(out.trim_end().len());
-        }
-        out
-    }
-
-    pub fn into_error(self) -> Error {
-        let mut e = Error::new(ErrorKind::Strict, self.message)
-            .hint("this is a warning made an error by --strict; drop --strict to render anyway");
-        e.span = self.span;
-        e.path = self.path;
-        e
-    }
-}
-
 fn render(
     level: &str,
     message: &str,
@@ -232,7 +200,12 @@ fn render(
 
 /// The source line a span starts on, with a caret under the span (nothing when the text is
 /// no longer there).
-fn snippet(out: &mut String, span: Span, loc: &crate::value::Location<'_>, sources: &SourceMap) {
+pub(crate) fn snippet(
+    out: &mut String,
+    span: Span,
+    loc: &crate::value::Location<'_>,
+    sources: &SourceMap,
+) {
     let Some((src, start, _)) = sources.source_of(span).filter(|_| loc.line > 0) else {
         return;
     };

@@ -32,3 +32,4 @@ pub mod render;
 pub mod rendered;
 pub mod strategy;
 pub mod value;
+pub mod warning;

@@ -35,7 +35,7 @@ pub(super) enum ArdanaAction {
     /// Check every input-model rule and report all violations at once.
     Validate {
         #[command(flatten)]
-        common: super::Common,
+        base: super::Base,
         /// The model's top directory (holding cloudConfig.yml).
         dir: PathBuf,
     },
@@ -43,8 +43,12 @@ pub(super) enum ArdanaAction {
     /// staged, so nothing is half-written).
     Write {
         #[command(flatten)]
-        common: super::Common,
-        /// The combined model (as `ardana read` prints it).
+        base: super::Base,
+        /// Write changed files without the old files' comments and spellings: every value
+        /// written afresh in strata's canonical form (docs/comments.md).
+        #[arg(long)]
+        no_comments: bool,
+        /// The combined model (as `ardana read` prints it, JSON; YAML is read too).
         model: PathBuf,
         /// The model's top directory.
         dir: PathBuf,
@@ -54,27 +58,37 @@ pub(super) enum ArdanaAction {
     },
 }
 
-/// Runs `validate` and `write`; `None` for `read`, which renders like every other command.
-pub(super) fn run(action: &ArdanaAction, sources: &mut SourceMap) -> Option<Result<(), Error>> {
-    match action {
-        ArdanaAction::Read { .. } => None,
-        ArdanaAction::Validate { common, dir } => Some(validate(common, dir, sources)),
-        ArdanaAction::Write {
-            common,
-            model,
-            dir,
-            dry_run,
-        } => {
-            let mut settings = super::settings_of(common);
-            // A changed file keeps its comments and spellings where its values survive.
-            settings.load.styles = (!common.no_comments).then(StyleSink::default);
-            Some(write(model, dir, *dry_run, &settings, sources))
+impl ArdanaAction {
+    pub(super) fn base(&self) -> &super::Base {
+        match self {
+            ArdanaAction::Read { common, .. } => &common.base,
+            ArdanaAction::Validate { base, .. } | ArdanaAction::Write { base, .. } => base,
         }
     }
 }
 
-fn validate(common: &super::Common, dir: &Path, sources: &mut SourceMap) -> Result<(), Error> {
-    let settings = super::settings_of(common);
+/// Runs `validate` and `write`; `None` for `read`, which renders like every other command.
+pub(super) fn run(action: &ArdanaAction, sources: &mut SourceMap) -> Option<Result<(), Error>> {
+    match action {
+        ArdanaAction::Read { .. } => None,
+        ArdanaAction::Validate { base, dir } => Some(validate(base, dir, sources)),
+        ArdanaAction::Write {
+            base,
+            no_comments,
+            model,
+            dir,
+            dry_run,
+        } => {
+            let mut settings = super::base_settings(base);
+            // A changed file keeps its comments and spellings where its values survive.
+            settings.load.styles = (!no_comments).then(StyleSink::default);
+            Some(write(model, dir, *dry_run, base, &settings, sources))
+        }
+    }
+}
+
+fn validate(base: &super::Base, dir: &Path, sources: &mut SourceMap) -> Result<(), Error> {
+    let settings = super::base_settings(base);
     let job = crate::frontend::ardana::ArdanaJob {
         dir: dir.to_path_buf(),
     };
@@ -88,7 +102,7 @@ fn validate(common: &super::Common, dir: &Path, sources: &mut SourceMap) -> Resu
         trace: None,
         stream: None,
     };
-    super::report_warnings(&rendered, sources, common.strict)?;
+    super::report_warnings(&rendered.warnings, sources, &super::policy_of(base)?)?;
     let _ = super::print_with(|w| writeln!(w, "{summary}"));
     Ok(())
 }
@@ -100,13 +114,50 @@ fn write(
     model: &Path,
     dir: &Path,
     dry_run: bool,
+    base: &super::Base,
     settings: &Settings,
     sources: &mut SourceMap,
 ) -> Result<(), Error> {
-    let input = super::files::read_one(&model.display().to_string())?;
+    let name = model.display().to_string();
+    let input = super::files::read_one(&name)?;
     let id = add_text_input(input, sources, settings)?;
-    let doc = load::json::load(sources.text(id), id, &settings.load)?;
+    // JSON as `ardana read` prints it; YAML (`ardana read --output yaml`) from a .yaml file.
+    let yaml = name.ends_with(".yaml") || name.ends_with(".yml");
+    let mut warnings = Vec::new();
+    let doc = load::load_document(sources.text(id), id, !yaml, &settings.load, &mut warnings)
+        .map_err(|e| match yaml {
+            true => e,
+            false => e.hint("ardana write reads the JSON model `ardana read` prints; a YAML model is read from a file named .yaml or .yml"),
+        })?
+        .ok_or_else(|| {
+            Error::new(ErrorKind::Parse, format!("{name} holds no model")).in_file(&name)
+        })?;
     let changes = plan(&doc, dir, &mut DiskFiles, sources, settings)?;
+    // The model as it would be written must pass `ardana validate`: else nothing is written.
+    let job = crate::frontend::ardana::ArdanaJob {
+        dir: dir.to_path_buf(),
+    };
+    let mut planned = Planned {
+        dir,
+        changes: &changes,
+    };
+    match crate::frontend::ardana::validate(&job, &mut planned, sources, settings) {
+        Ok((_, more)) => warnings.extend(more),
+        Err(e) => {
+            let what = if dry_run {
+                "would write"
+            } else {
+                "would write, so nothing was written"
+            };
+            return Err(Error::new(
+                ErrorKind::Conflict,
+                format!("{name}: the model it {what} breaks the input-model rules"),
+            )
+            .hint("fix the combined model; `strata ardana validate` on the result would report the same")
+            .also(e));
+        }
+    }
+    super::report_warnings(&warnings, sources, &super::policy_of(base)?)?;
     let mut out = String::new();
     for c in changes.iter().filter(|c| c.status != Status::Ignored) {
         out.push_str(&format!("{} {}\n", c.status.as_str(), c.rel));
@@ -140,6 +191,66 @@ fn write(
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(out.as_bytes());
     Ok(())
+}
+
+/// The model directory as it would be after the changes: what `validate` reads before anything
+/// is written.
+struct Planned<'c> {
+    dir: &'c Path,
+    changes: &'c [Change],
+}
+
+impl Planned<'_> {
+    fn change(&self, path: &Path) -> Option<&Change> {
+        self.changes.iter().find(|c| self.dir.join(&c.rel) == path)
+    }
+}
+
+impl crate::frontend::Files for Planned<'_> {
+    fn read(&mut self, path: &Path) -> Result<Option<crate::frontend::Input>, Error> {
+        match self.change(path) {
+            Some(c) if c.status == Status::Deleted => Ok(None),
+            Some(Change {
+                text: Some(text), ..
+            }) => Ok(Some(crate::frontend::Input::new(
+                path.display().to_string(),
+                text.as_bytes(),
+            ))),
+            _ => DiskFiles.read(path),
+        }
+    }
+    fn list(&mut self, dir: &Path) -> Vec<(String, bool)> {
+        let mut entries: Vec<(String, bool)> = DiskFiles
+            .list(dir)
+            .into_iter()
+            .filter(|(n, _)| {
+                self.change(&dir.join(n))
+                    .is_none_or(|c| c.status != Status::Deleted)
+            })
+            .collect();
+        for c in self.changes.iter().filter(|c| c.status == Status::Added) {
+            let path = self.dir.join(&c.rel);
+            let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+                continue;
+            };
+            if path.parent() == Some(dir) && !entries.iter().any(|(n, _)| *n == name) {
+                entries.push((name, false));
+            }
+            // A new file in a new folder: the folder is listed in its parent.
+            for a in path.ancestors().skip(1) {
+                if a.parent() == Some(dir) && a.starts_with(self.dir) {
+                    let folder = a.file_name().map(|n| n.to_string_lossy().into_owned());
+                    if let Some(f) = folder.filter(|f| !entries.iter().any(|(n, _)| n == f)) {
+                        entries.push((f, true));
+                    }
+                }
+            }
+        }
+        entries
+    }
+    fn is_link(&mut self, path: &Path) -> bool {
+        DiskFiles.is_link(path)
+    }
 }
 
 /// Stages every new text, then renames and deletes. A target is resolved as `--out` resolves

@@ -7,7 +7,7 @@
 use super::files::write_stdout_with;
 use super::out::write_out_with;
 use super::tree::{Disk, GitTree, Tree};
-use super::{colour, dispatch, report_warnings, settings_of, Cli, Command, Top};
+use super::{colour, dispatch, report_warnings, Cli, Command, Top};
 use crate::error::{Error, ErrorKind, Warning};
 use crate::frontend::{add_text_input, Settings};
 use crate::load;
@@ -183,7 +183,7 @@ fn command_of(args: &[String]) -> Result<Command, Failed> {
             )));
         }
     }
-    if command.common().out.is_some() {
+    if command.common().is_none_or(|c| c.out.is_some()) {
         return Err(plain(
             Error::new(
                 ErrorKind::Usage,
@@ -197,15 +197,15 @@ fn command_of(args: &[String]) -> Result<Command, Failed> {
 
 fn render_in(args: &[String], tree: &mut dyn Tree, head: bool) -> Result<Render, Failed> {
     let command = command_of(args)?;
-    let strict = command.common().strict;
-    let mut settings: Settings = settings_of(command.common());
+    let policy = super::policy_of(command.base()).map_err(|e| Box::new((e, SourceMap::new())))?;
+    let mut settings: Settings = super::base_settings(command.base());
     settings.explain = true;
     let mut sources = SourceMap::new();
     match dispatch(command, &mut sources, &settings, tree) {
         Ok(rendered) => {
             // The head's warnings are the ones a user acts on; the base's were seen before.
             if head {
-                if let Err(e) = report_warnings(&rendered, &sources, strict) {
+                if let Err(e) = report_warnings(&rendered.warnings, &sources, &policy) {
                     return Err(Box::new((e, sources)));
                 }
             }

@@ -98,7 +98,11 @@ pub(super) fn run_explain_levels(command: Command, sources: &mut SourceMap) -> R
     let job = hiera_job(key, &h, facts, hiera_opts, &mut disk)?;
     let mut files = super::tree::TreeFiles::indexed(&mut disk);
     let out = crate::frontend::hiera::render(job, &mut files, sources, &settings)?;
-    super::report_warnings(&out.rendered, sources, common.strict)?;
+    super::report_warnings(
+        &out.rendered.warnings,
+        sources,
+        &super::policy_of(&common.base)?,
+    )?;
     let text = out.report.unwrap_or_default();
     let mut emit = |w: &mut dyn Write| w.write_all(text.as_bytes());
     match common.out {

@@ -2,13 +2,14 @@
 //! atomically to `--out`. The only module that touches files, the environment and the terminal.
 //! Exit codes: 0 rendered, 1 the input is wrong, 2 the command line is wrong; broken pipe → 0.
 
-use crate::error::{Error, ErrorKind, Warning};
+use crate::error::{Error, ErrorKind, WarnKind, Warning};
 use crate::frontend::{self, Input, Settings};
 use crate::load::YamlVersion;
 use crate::render::{self, Format};
 use crate::rendered::Rendered;
 use crate::value::style::StyleSink;
 use crate::value::{Path, SourceMap, Span};
+use crate::warning::{Action, Policy};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path as FsPath, PathBuf};
@@ -190,18 +191,29 @@ enum Command {
 }
 
 impl Command {
-    fn common(&self) -> &Common {
+    /// The rendering options; `None` for `ardana validate` and `write`, which render nothing.
+    fn common(&self) -> Option<&Common> {
         match self {
             Command::CloudInit { common, .. }
             | Command::Heat { common, .. }
             | Command::Lookup { common, .. }
             | Command::Deckhand { common, .. }
-            | Command::Merge { common, .. } => common,
-            Command::Ardana { action } => match action {
-                ArdanaAction::Read { common, .. }
-                | ArdanaAction::Validate { common, .. }
-                | ArdanaAction::Write { common, .. } => common,
-            },
+            | Command::Merge { common, .. }
+            | Command::Ardana {
+                action: ArdanaAction::Read { common, .. },
+            } => Some(common),
+            Command::Ardana { .. } => None,
+        }
+    }
+
+    fn base(&self) -> &Base {
+        match self {
+            Command::CloudInit { common, .. }
+            | Command::Heat { common, .. }
+            | Command::Lookup { common, .. }
+            | Command::Deckhand { common, .. }
+            | Command::Merge { common, .. } => &common.base,
+            Command::Ardana { action } => action.base(),
         }
     }
 
@@ -229,6 +241,7 @@ enum YamlArg {
     V12,
 }
 
+/// The options of every rendering command: what to write and where, then `Base`.
 #[derive(Args, Debug)]
 struct Common {
     /// Output format [default: yaml; json for ardana read].
@@ -240,9 +253,29 @@ struct Common {
     /// Say where every value came from; with =POINTER, the history of one value.
     #[arg(long, value_name = "POINTER", num_args = 0..=1, require_equals = true, default_missing_value = "")]
     explain: Option<String>,
-    /// Treat warnings as errors.
+    /// YAML output without the inputs' comments and spellings: every value written afresh in
+    /// strata's canonical form (docs/comments.md).
     #[arg(long)]
+    no_comments: bool,
+    #[command(flatten)]
+    base: Base,
+}
+
+/// The options of every command that reads inputs (also `ardana validate` and `write`, which
+/// render nothing): warnings, YAML rules, limits, threads, colour.
+#[derive(Args, Debug)]
+struct Base {
+    /// Treat warnings as errors (notes stay notes).
+    #[arg(long, env = "STRATA_STRICT", value_parser = clap::builder::BoolishValueParser::new())]
     strict: bool,
+    /// Accept warnings of KIND: not shown, never an error (repeatable, or comma-separated;
+    /// kinds: docs/warnings.md).
+    #[arg(long, value_name = "KIND", env = "STRATA_ALLOW", value_delimiter = ',', value_parser = WarnKind::parse)]
+    allow: Vec<WarnKind>,
+    /// Make warnings (and notes) of KIND errors, with or without --strict (repeatable, or
+    /// comma-separated).
+    #[arg(long, value_name = "KIND", env = "STRATA_DENY", value_delimiter = ',', value_parser = WarnKind::parse)]
+    deny: Vec<WarnKind>,
     /// Scalar resolution rules for YAML input.
     #[arg(long, value_enum, default_value = "1.1")]
     yaml: YamlArg,
@@ -252,10 +285,6 @@ struct Common {
     /// Threads that read, parse and write [default: the cores available]; 1 = one after another.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
-    /// YAML output without the inputs' comments and spellings: every value written afresh in
-    /// strata's canonical form (docs/comments.md).
-    #[arg(long)]
-    no_comments: bool,
     /// Colour messages on stderr: auto (on a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
     color: colour::When,
@@ -289,7 +318,7 @@ pub fn main() -> ExitCode {
         Top::Diff(args) => return diff::main(args),
     };
     colour::set(colour::enabled(
-        command.common().color,
+        command.base().color,
         |name| std::env::var(name).ok(),
         std::io::stderr().is_terminal(),
     ));
@@ -320,10 +349,15 @@ fn print_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Exit
 }
 
 fn settings_of(common: &Common) -> Settings {
-    let mut settings = Settings {
+    Settings {
         explain: common.explain.is_some(),
-        ..Settings::default()
-    };
+        ..base_settings(&common.base)
+    }
+}
+
+/// The settings `Base` gives (no `--explain`).
+fn base_settings(common: &Base) -> Settings {
+    let mut settings = Settings::default();
     settings.load.version = match common.yaml {
         YamlArg::V11 => YamlVersion::V1_1,
         YamlArg::V12 => YamlVersion::V1_2,
@@ -509,7 +543,7 @@ pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Erro
     let Top::Render(command) = cli.command else {
         return Err(Error::new(ErrorKind::Usage, "not a rendering command"));
     };
-    let mut settings = settings_of(command.common());
+    let mut settings = base_settings(command.base());
     settings.explain = true;
     let mut sources = SourceMap::new();
     let rendered = dispatch(command, &mut sources, &settings, &mut Disk::strict())?;
@@ -525,7 +559,9 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
             return done;
         }
     }
-    let common = command.common();
+    let Some(common) = command.common() else {
+        return Err(Error::new(ErrorKind::Usage, "this command renders nothing"));
+    };
     let mut settings = settings_of(common);
     // Without --output, a `-o` file named `.json` / `.yaml` / `.yml` says the format.
     let named = common
@@ -568,8 +604,14 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     };
     // `-o -` is standard output.
     let out = common.out.clone().filter(|p| p.as_os_str() != "-");
-    let strict = common.strict;
-    let mut rendered = dispatch(command, sources, &settings, &mut Disk::strict())?;
+    let policy = policy_of(&common.base)?;
+    let mut rendered = match dispatch(command, sources, &settings, &mut Disk::strict()) {
+        Ok(r) => r,
+        Err(mut e) => {
+            report_before(&mut e, sources, &policy);
+            return Err(e);
+        }
+    };
     if let Some(p) = focus
         .as_ref()
         .filter(|p| render::explain::focus_names_nothing(&rendered, p))
@@ -599,7 +641,7 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
         let notes = render::json::lossy(&rendered.doc);
         rendered.warnings.extend(notes);
     }
-    report_warnings(&rendered, sources, strict)?;
+    report_warnings(&rendered.warnings, sources, &policy)?;
     let result = match format {
         // Streamed: the rendered text is never held whole.
         Format::Yaml => {
@@ -683,12 +725,13 @@ fn out_warnings(common: &Common, format: Format, named: Option<Format>) -> Vec<W
     let word = |f: Format| if f == Format::Json { "JSON" } else { "YAML" };
     let mut w = Vec::new();
     if matches!(text.as_ref(), "json" | "yaml" | "yml") {
-        w.push(Warning::new(
+        w.push(Warning::new(WarnKind::OutputName,
             format!("-o {text} writes {} into a file named '{text}' (-o is the output file); for {} on standard output write --output {}", word(format), text.to_uppercase().replace("YML", "YAML"), if text == "json" { "json" } else { "yaml" }),
             Span::NONE,
         ));
     } else if let Some(n) = named.filter(|n| *n != format) {
         w.push(Warning::new(
+            WarnKind::OutputName,
             format!(
                 "-o {text}: the name says {} but --output writes {}",
                 word(n),
@@ -700,15 +743,51 @@ fn out_warnings(common: &Common, format: Format, named: Option<Format>) -> Vec<W
     w
 }
 
-fn report_warnings(rendered: &Rendered, sources: &SourceMap, strict: bool) -> Result<(), Error> {
-    if strict {
-        if let Some(first) = rendered.warnings.first() {
-            return Err(first.clone().into_error());
+/// `--strict`, `--allow` and `--deny` of a command line.
+fn policy_of(common: &Base) -> Result<Policy, Error> {
+    Policy::new(common.strict, common.allow.clone(), common.deny.clone())
+}
+
+/// Prints the warnings the policy shows and fails with the ones it fails.
+fn report_warnings(
+    warnings: &[Warning],
+    sources: &SourceMap,
+    policy: &Policy,
+) -> Result<(), Error> {
+    let mut failed: Vec<&Warning> = Vec::new();
+    let mut stderr = std::io::stderr().lock();
+    for w in warnings {
+        match policy.action(w.kind) {
+            Action::Show => {
+                let _ = writeln!(stderr, "{}", colour::for_stderr(w.render(sources)));
+            }
+            Action::Quiet => {}
+            Action::Fail => failed.push(w),
         }
     }
-    let mut stderr = std::io::stderr().lock();
-    for w in &rendered.warnings {
-        let _ = writeln!(stderr, "{}", colour::for_stderr(w.render(sources)));
+    // Each failed warning is an error; the hint (which option failed it) is said once per kind.
+    let mut hinted: Vec<WarnKind> = Vec::new();
+    let mut failed = failed.into_iter().map(|w| {
+        let mut e = w.clone().into_error(&policy.why(w.kind));
+        if hinted.contains(&w.kind) {
+            e.hint = None;
+        }
+        hinted.push(w.kind);
+        e
+    });
+    match failed.next() {
+        Some(first) => Err(failed.fold(first, Error::also)),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The warnings a render gathered before it failed, printed before its error (a failed
+/// warning among them is shown as a warning: the error is what fails the run).
+fn report_before(e: &mut Error, sources: &SourceMap, policy: &Policy) {
+    let mut stderr = std::io::stderr().lock();
+    for w in e.take_warnings() {
+        if policy.action(w.kind) != Action::Quiet {
+            let _ = writeln!(stderr, "{}", colour::for_stderr(w.render(sources)));
+        }
+    }
 }

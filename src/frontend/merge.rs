@@ -3,7 +3,7 @@
 //! grammar, with cloud-init's exact semantics, for every layer.
 
 use super::{parse_inputs, Input, Rendered, Settings};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, WarnKind};
 use crate::frontend::cloudinit::how;
 use crate::load::{self, yaml};
 use crate::merge::{Engine, Trace};
@@ -41,6 +41,7 @@ pub fn render(
     if cloud_init {
         for (message, _) in how::lint(&stack).into_iter().chain(defaults(&stack)) {
             warnings.push(crate::error::Warning::new(
+                WarnKind::NoEffect,
                 format!("--how: {message}"),
                 Span::NONE,
             ));
@@ -63,7 +64,7 @@ pub fn render(
         warnings.extend(loaded.warnings);
         let docs = loaded.value?;
         if docs.len() > 1 {
-            warnings.push(crate::error::Warning::new(
+            warnings.push(crate::error::Warning::new(WarnKind::MultiDocument,
                 format!(
                     "{} holds {} documents: `strata merge` merges each as a layer, later over earlier, into one document; to render them one by one, give each its own file",
                     sources.name(loaded.id),
@@ -74,6 +75,7 @@ pub fn render(
         }
         if docs.is_empty() {
             warnings.push(crate::error::Warning::new(
+                WarnKind::EmptyInput,
                 format!(
                     "{} holds no document (only comments or blank lines): it adds nothing",
                     sources.name(loaded.id)
@@ -101,7 +103,7 @@ pub fn render(
             .hint("cloud-init merges mappings only; drop --how to replace non-mapping documents"));
         }
         if !cloud_init && layer.is_null() {
-            warnings.push(crate::error::Warning::new(
+            warnings.push(crate::error::Warning::new(WarnKind::NullDocument,
                 "this document is empty (null): the plain merge replaces the whole result with it; remove it, or write {} to add nothing",
                 layer.span,
             ));
@@ -116,7 +118,7 @@ pub fn render(
                     .locate(was)
                     .map_or_else(String::new, |l| format!(" (from {l})"));
                 warnings.push(
-                    crate::error::Warning::new(
+                    crate::error::Warning::new(WarnKind::KindChange,
                         format!("{old}{at} is replaced by {new}: the plain merge replaces a value of another kind whole"),
                         n.span,
                     )

@@ -91,14 +91,9 @@ pub fn add_text_input(
     sources: &mut SourceMap,
     settings: &Settings,
 ) -> Result<SourceId> {
+    // An empty file is read as PyYAML reads it, as no document: each front-end treats it as
+    // it treats a file of only comments (docs/warnings.md, `empty-input`).
     check_size(&input, settings)?;
-    if input.bytes.is_empty() {
-        return Err(
-            Error::new(ErrorKind::Parse, format!("{} is empty", input.name))
-                .in_file(&input.name)
-                .hint("give a file with content, or leave it out"),
-        );
-    }
     let mut input = input;
     if let Some(text) = load::transcode_utf16(&input.bytes, &input.name)? {
         // Held as UTF-8 from here on; the file cannot be re-read as it is.

@@ -4,7 +4,7 @@
 //! be written as the same text (`1` and `'1'`) has no JSON form and is refused, before any
 //! byte is written.
 
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::value::{Key, Kind, Map, Node};
 use std::collections::HashMap;
 
@@ -117,12 +117,12 @@ pub fn lossy(node: &Node) -> Vec<Warning> {
             break;
         }
         match &n.kind {
-            Kind::Bytes(_) => out.push(Warning::new(
+            Kind::Bytes(_) => out.push(Warning::new(WarnKind::JsonLossy,
                 "binary data (!!binary) is written to JSON as a base64 string: a JSON reader sees text",
                 n.span,
             )),
             Kind::Set(m) => {
-                out.push(Warning::new(
+                out.push(Warning::new(WarnKind::JsonLossy,
                     "a set (!!set) is written to JSON as an array",
                     n.span,
                 ));

@@ -160,6 +160,20 @@ impl PathRules {
         )
     }
 
+    /// The written rules that no `select` has chosen so far, in file order (after a whole
+    /// merge: the rules that match no path of its layers).
+    pub fn unselected(&self) -> Vec<&PathRule> {
+        let memo = self.memo.borrow();
+        let used: rustc_hash::FxHashSet<usize> = memo.values().map(|&(i, _)| i).collect();
+        self.rules
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(i, _)| !used.contains(i))
+            .map(|(_, r)| r)
+            .collect()
+    }
+
     /// The rule written for exactly this path (exact or regex), if any.
     pub fn explicit<S: AsRef<str>>(&self, path: &[S]) -> Option<&PathRule> {
         match self.select(path) {

@@ -30,7 +30,11 @@ fn normalised(input: &str) -> bool {
         .lines()
         .any(|l| (l.len() - l.trim_start_matches(' ').len()) % 2 == 1);
     let trailing = input.lines().any(|l| l.ends_with([' ', '\t', '\r']));
-    odd || trailing
+    // No document at all (empty, blank, comments only): the merge of nothing is `{}`.
+    let nothing = input
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    odd || trailing || nothing
 }
 
 #[test]

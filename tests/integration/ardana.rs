@@ -600,3 +600,59 @@ fn write_goes_through_a_model_file_that_is_a_link_as_the_service_does() {
         before
     );
 }
+
+/// Issue 36: `write` refuses a model `validate` would refuse (a server id twice) and changes
+/// nothing; it reads the YAML `read --output yaml` prints from a .yaml file, and says it reads
+/// JSON when a model that is not JSON has another name; `validate` and `write` take only the
+/// options they honour.
+#[test]
+fn write_validates_first_reads_yaml_and_takes_only_its_options() {
+    let (_tmp, dir, mut model) = model_copy();
+    let d = dir.display().to_string();
+    let before = tree(&dir);
+    let servers = model["inputModel"]["servers"]
+        .as_array_mut()
+        .expect("servers");
+    let twin = servers[0].clone();
+    servers.push(twin);
+    let json = write_json(&dir, &model);
+    for dry in [true, false] {
+        let mut argv = vec!["write"];
+        if dry {
+            argv.push("--dry-run");
+        }
+        argv.extend([json.as_str(), d.as_str()]);
+        let err = ardana(&argv).fails(1).to_string();
+        assert!(err.contains("breaks the input-model rules"), "{err}");
+        assert!(err.contains("DuplicateListKey"), "{err}");
+    }
+    assert_eq!(tree(&dir), before, "nothing written");
+    // YAML from `read --output yaml`, in a .yaml file: the same model, nothing to change.
+    let yaml = ardana(&["read", "--output", "yaml", &d]).ok().to_string();
+    let path = dir.parent().expect("parent").join("model.yaml");
+    std::fs::write(&path, &yaml).expect("write");
+    let run = ardana(&["write", &path.display().to_string(), &d]);
+    assert_eq!(run.ok(), "0 added, 0 changed, 0 deleted, 7 unchanged\n");
+    let misnamed = dir.parent().expect("parent").join("model.txt");
+    std::fs::write(&misnamed, &yaml).expect("write");
+    let err = ardana(&["write", &misnamed.display().to_string(), &d])
+        .fails(1)
+        .to_string();
+    assert!(
+        err.contains("a YAML model is read from a file named .yaml or .yml"),
+        "{err}"
+    );
+    assert_eq!(tree(&dir), before);
+    // Options a command does not honour are not offered.
+    for argv in [
+        vec!["validate", "-o", "out.json", d.as_str()],
+        vec!["validate", "--explain", d.as_str()],
+        vec!["validate", "--no-comments", d.as_str()],
+        vec!["write", "--output", "json", json.as_str(), d.as_str()],
+        vec!["write", "--explain", json.as_str(), d.as_str()],
+    ] {
+        let err = ardana(&argv).fails(2).to_string();
+        assert!(err.contains("unexpected argument"), "{argv:?}: {err}");
+    }
+    ardana(&["validate", "--strict", "--jobs", "1", &d]).ok();
+}

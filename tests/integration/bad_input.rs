@@ -39,8 +39,6 @@ const CASES: &[(&str, &[&str])] = &[
     ("nul-byte.yaml", &["merge", "@"]),
     ("nul-byte.yaml", &["cloud-init", "@"]),
     ("nul-byte.yaml", &["lookup", "--layer", "@"]),
-    ("empty.yaml", &["cloud-init", "@"]),
-    ("empty.yaml", &["merge", "@"]),
     // JSON
     ("bad.json", &["merge", "@"]),
     ("json-trailing.json", &["merge", "@"]),

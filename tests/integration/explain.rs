@@ -404,3 +404,27 @@ fn explain_pointers_that_name_nothing_fail() {
     ]);
     run.fails(2);
 }
+
+/// Issue 36: a replaced container is named by its kind in the JSON form, not written as an
+/// empty `{}` / `[]` it never was.
+#[test]
+fn json_explain_names_a_replaced_containers_kind() {
+    let run = crate::util::strata(&[
+        "merge",
+        "--explain",
+        "--output",
+        "json",
+        "warnings/base.yaml",
+        "warnings/scalar-ports.yaml",
+    ]);
+    let doc = run.json();
+    let entries = doc["explain"].as_array().expect("explain");
+    let ports = entries
+        .iter()
+        .find(|e| e["path"] == "/ports")
+        .expect("an entry for /ports");
+    assert_eq!(
+        ports["overrode"],
+        serde_json::json!([{"kind": "a mapping", "file": "warnings/base.yaml", "line": 3, "column": 8}])
+    );
+}

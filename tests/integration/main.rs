@@ -26,3 +26,4 @@ mod rng;
 mod roundtrip;
 mod trust;
 mod util;
+mod warnings;

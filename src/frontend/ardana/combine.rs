@@ -7,7 +7,7 @@
 //! §1): each violation is collected with both places, and the walk goes on, so `validate`
 //! can report them all at once.
 
-use crate::error::{Error, ErrorKind, Warning};
+use crate::error::{Error, ErrorKind, WarnKind, Warning};
 use crate::merge::key_text;
 use crate::value::{Key, Kind, Map, Node, Span};
 use rustc_hash::FxHashMap;
@@ -143,7 +143,7 @@ impl Model {
             return;
         };
         match self.key_fields.get(section) {
-            Some((first, by)) if *first != key_field => self.warnings.push(Warning::new(
+            Some((first, by)) if *first != key_field => self.warnings.push(Warning::new(WarnKind::KeyField,
                 format!("list '{section}' is keyed by '{key_field}' in {file} but by '{first}' in {by}: each file's entries are identified by its own key field, so an entry here and one there can describe the same thing without strata (or the service) seeing a duplicate; new entries are written with '{first}'"),
                 items[0].span,
             )),

@@ -12,7 +12,7 @@ mod graft;
 mod walk;
 pub mod write;
 
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{add_text_input, parse_inputs, Files, Parsed, Settings};
 use crate::load;
 use crate::merge::{Outcome, RuleRef, Trace};
@@ -168,7 +168,7 @@ impl Run<'_> {
                     crate::value::py::py_repr(&config)
                 ),
             };
-            self.warnings.push(Warning::new(
+            self.warnings.push(Warning::new(WarnKind::EmptyInput,
                 format!("cloudConfig.yml {what}: the Ardana service returns an empty model (no inputModel, name and version null) and reads no other file"),
                 config.span,
             ));
@@ -252,7 +252,7 @@ impl Run<'_> {
                         return Err(self.unreadable(&rel, &path));
                     }
                 },
-                Entry::LinkedDir { rel } => self.warnings.push(Warning::new(
+                Entry::LinkedDir { rel } => self.warnings.push(Warning::new(WarnKind::LinkedDir,
                     format!(
                         "{} is a symbolic link to a directory: the Ardana service's walk does not go into it (os.walk without followlinks), so no file below it is part of the model",
                         dir.join(&rel).display()

@@ -8,7 +8,7 @@ mod jsonp;
 pub mod parts;
 
 use super::{file_span, Input, Rendered, Settings};
-use crate::error::{ErrorKind, Result, Warning};
+use crate::error::{ErrorKind, Result, WarnKind, Warning};
 use crate::load::yaml;
 use crate::merge::{Engine, Outcome, Step, Trace};
 use crate::strategy::{Origin, RuleSet, Stack};
@@ -95,7 +95,7 @@ pub fn render(
                         message.push_str(&format!("; {text} at {l}"));
                     }
                 }
-                warnings.push(Warning::new(message, drop.span));
+                warnings.push(Warning::new(WarnKind::PartSkipped, message, drop.span));
             }
         }
     }
@@ -243,7 +243,7 @@ fn merge_part(
     };
     for (message, span) in how::lint(&stack) {
         let span = if span.is_none() { whole } else { span };
-        warnings.push(Warning::new(message, span));
+        warnings.push(Warning::new(WarnKind::NoEffect, message, span));
     }
     let rules = RuleSet::single(stack);
     let mut engine = Engine::new(&rules, trace);

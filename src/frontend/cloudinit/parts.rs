@@ -1,9 +1,10 @@
 //! User-data → the ordered list of parts cloud-init's handlers see (its `UserDataProcessor`):
 //! gzip, MIME multipart flattening, content-type detection by prefix, `#cloud-config-archive`
 //! explosion (extra entry keys become headers), Jinja parts (not rendered), and the parts that
-//! are skipped (`#include`, scripts, boothooks) with a warning.
+//! are skipped (`#include`, scripts, boothooks): with a note for the types cloud-init runs, a
+//! warning for the others.
 
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{check_size, file_span, Input, Settings};
 use crate::load::{self, mime};
 use crate::value::{Kind, Node, SourceId, SourceMap, Span};
@@ -128,23 +129,30 @@ pub fn collect(
 ) -> Result<Vec<Part>> {
     let mut parts = Vec::new();
     for input in inputs {
-        for leaf in leaves(input, sources, settings)? {
+        for leaf in leaves(input, sources, settings, warnings)? {
             process_leaf(leaf, sources, settings, warnings, &mut parts)?;
         }
     }
     Ok(parts)
 }
 
-fn leaves(input: Input, sources: &mut SourceMap, settings: &Settings) -> Result<Vec<Leaf>> {
+fn leaves(
+    input: Input,
+    sources: &mut SourceMap,
+    settings: &Settings,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Leaf>> {
     check_size(&input, settings)?;
     let name = input.name;
     let reload = input.reload;
     if input.bytes.is_empty() {
-        return Err(Error::new(ErrorKind::Parse, format!("{name} is empty"))
-            .in_file(&name)
-            .hint(
-                "cloud-init ignores empty user-data; give a #cloud-config file or leave it out",
-            ));
+        let id = sources.add(name.clone(), String::new());
+        warnings.push(Warning::new(
+            WarnKind::EmptyInput,
+            format!("{name} is empty: cloud-init ignores empty user-data, it adds nothing"),
+            file_span(id),
+        ));
+        return Ok(Vec::new());
     }
     let gzipped = mime::is_gzip(&input.bytes);
     let bytes = if gzipped {
@@ -239,14 +247,40 @@ fn text_of(bytes: Vec<u8>, name: &str, sources: &mut SourceMap) -> Result<String
     Ok(text)
 }
 
-fn skip(warnings: &mut Vec<Warning>, leaf: &Leaf, why: String) {
+/// Content types cloud-init 22.4 hands to a handler that runs them (scripts, boothooks, part
+/// handlers): passing one by is a fact about the user-data (a note), not a fault of it.
+const RUN_TYPES: &[&str] = &[
+    "text/x-shellscript",
+    "text/x-shellscript-per-boot",
+    "text/x-shellscript-per-instance",
+    "text/x-shellscript-per-once",
+    "text/cloud-boothook",
+    "text/part-handler",
+];
+
+/// A part or archive entry of type `ctype` that is not merged: a note for one cloud-init runs,
+/// a warning for any other.
+fn not_merged(warnings: &mut Vec<Warning>, leaf: &Leaf, ctype: &str, what: &str) {
+    if RUN_TYPES.contains(&ctype) {
+        let why =
+            format!("{ctype} {what} is run by cloud-init, not merged: it is not in this output");
+        skip(warnings, leaf, WarnKind::ScriptPart, why);
+    } else {
+        let why = format!(
+            "{ctype} {what} is not cloud-config: cloud-init has no handler for it, skipped"
+        );
+        skip(warnings, leaf, WarnKind::PartSkipped, why);
+    }
+}
+
+fn skip(warnings: &mut Vec<Warning>, leaf: &Leaf, kind: WarnKind, why: String) {
     // A plain file's position already names it; a MIME part or archive entry needs its label.
     // The position names the file; say which part or entry of it.
     let message = match leaf.label.rsplit_once(", ") {
         Some((_, which)) => format!("{which}: {why}"),
         None => why,
     };
-    warnings.push(Warning::new(message, leaf.at));
+    warnings.push(Warning::new(kind, message, leaf.at));
 }
 
 fn process_leaf(
@@ -268,7 +302,12 @@ fn process_leaf(
                 };
             }
             Err(e) => {
-                skip(warnings, &leaf, format!("skipped by cloud-init: {e}"));
+                skip(
+                    warnings,
+                    &leaf,
+                    WarnKind::PartSkipped,
+                    format!("skipped by cloud-init: {e}"),
+                );
                 return Ok(());
             }
         }
@@ -340,6 +379,7 @@ fn route(
                 skip(
                     warnings,
                     &leaf,
+                    WarnKind::Unsupported,
                     "Jinja template is not rendered by strata: its text is used as it is".into(),
                 );
                 let source = sources.add(format!("{} (jinja body)", leaf.label), body);
@@ -352,21 +392,18 @@ fn route(
                 skip(
                     warnings,
                     &leaf,
+                    WarnKind::Unsupported,
                     "Jinja template that does not render to #cloud-config: skipped".into(),
                 );
             }
         }
         "text/x-include-url" | "text/x-include-once-url" => {
-            skip(warnings, &leaf, "#include parts are not followed: strata does not fetch URLs or files named in user-data".into());
+            skip(warnings, &leaf, WarnKind::Unsupported, "#include parts are not followed: strata does not fetch URLs or files named in user-data".into());
         }
         "text/x-not-multipart" => {
-            skip(warnings, &leaf, "ignored by cloud-init: not MIME and no known first line (start it with #cloud-config)".into());
+            skip(warnings, &leaf, WarnKind::PartSkipped, "ignored by cloud-init: not MIME and no known first line (start it with #cloud-config)".into());
         }
-        other => skip(
-            warnings,
-            &leaf,
-            format!("{other} part is not cloud-config: skipped"),
-        ),
+        other => not_merged(warnings, &leaf, other, "part"),
     }
     Ok(())
 }
@@ -441,6 +478,7 @@ fn explode_archive(
         Ok(d) => d,
         Err(e) => {
             warnings.push(Warning::new(
+                WarnKind::PartSkipped,
                 format!(
                     "{}: archive skipped by cloud-init: {}",
                     leaf.label, e.message
@@ -456,6 +494,7 @@ fn explode_archive(
     }) = doc
     else {
         warnings.push(Warning::new(
+            WarnKind::PartSkipped,
             format!(
                 "{}: #cloud-config-archive must be a YAML list: skipped",
                 leaf.label
@@ -481,6 +520,7 @@ fn explode_archive(
                     }
                     Some(other) => {
                         warnings.push(Warning::new(
+                            WarnKind::PartSkipped,
                             format!("{label}: 'content' must be a string: entry skipped"),
                             other.span,
                         ));
@@ -538,11 +578,7 @@ fn explode_archive(
                 warnings,
                 out,
             )?,
-            other => skip(
-                warnings,
-                &entry_leaf,
-                format!("{other} entry is not cloud-config: skipped"),
-            ),
+            other => not_merged(warnings, &entry_leaf, other, "entry"),
         }
     }
     Ok(())

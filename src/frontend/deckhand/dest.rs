@@ -7,6 +7,7 @@
 
 use super::pyre;
 use super::Cx;
+use crate::error::WarnKind;
 use crate::merge::Outcome;
 use crate::value::dpath::{self, DPath, Loc, PathError, PathErrorKind};
 use crate::value::{Key, Kind, Node, Span};
@@ -64,7 +65,7 @@ pub(super) fn write_dest(
     let existed = p.matches(work)?;
     if !existed {
         if !p.is_simple() {
-            cx.warn.push(format!("dest.path '{norm}' matches nothing: Deckhand creates the missing path from its text cut at each '.' (not as jsonpath), so it makes keys named after those pieces"), at);
+            cx.warn.push(WarnKind::PathQuirk, format!("dest.path '{norm}' matches nothing: Deckhand creates the missing path from its text cut at each '.' (not as jsonpath), so it makes keys named after those pieces"), at);
         }
         dpath::expand(work, &p.text)?;
     }
@@ -82,7 +83,7 @@ pub(super) fn write_dest(
         let re = pyre::compile(pattern)?;
         let text = crate::value::py::py_str(value);
         if text.contains('\\') {
-            cx.warn.push("the substituted value contains '\\': Deckhand's re.sub reads it as a replacement template (\\\\ becomes \\, \\1 a group)", at);
+            cx.warn.push(WarnKind::SubstitutionQuirk, "the substituted value contains '\\': Deckhand's re.sub reads it as a replacement template (\\\\ becomes \\, \\1 a group)", at);
         }
         match (recurse, &target.kind) {
             (Some(r), Kind::Map(_) | Kind::List(_)) => {
@@ -111,12 +112,15 @@ pub(super) fn write_dest(
                     )?;
                 }
                 if changed == 0 && pattern.chars().any(|c| "[]().*+?{}|^$\\".contains(c)) {
-                    cx.warn.push(format!("recursive substitution with pattern '{pattern}' changed nothing: Deckhand only rewrites strings that contain the pattern's text literally"), at);
+                    cx.warn.push(WarnKind::SubstitutionQuirk, format!("recursive substitution with pattern '{pattern}' changed nothing: Deckhand only rewrites strings that contain the pattern's text literally"), at);
                 }
                 None
             }
             _ => {
-                let s = target.as_str().ok_or_else(|| format!("dest.pattern needs a string at {norm}, and the value there is {} (MissingDocumentPattern)", target.kind_phrase()))?;
+                let s = target.as_str().ok_or_else(|| match existed {
+                    true => format!("dest.pattern needs a string at {norm}, and the value there is {} (MissingDocumentPattern)", target.kind_phrase()),
+                    false => format!("dest.pattern needs a string at {norm}, and nothing is there: Deckhand creates an empty mapping at the path (MissingDocumentPattern)"),
+                })?;
                 let new = Node::str(re.sub(&text, s)?, target.span);
                 Some((new, Outcome::Substituted))
             }
@@ -136,7 +140,7 @@ pub(super) fn write_dest(
         let old = (cx.trace.is_some() && !p.is_simple()).then(|| work.clone());
         let (written, places) = p.update(work, new)?;
         if pattern.is_some() && places.len() > 1 {
-            cx.warn.push(format!("dest.path '{norm}' matches {} values: Deckhand applies the pattern to the first one and writes the result at every match", places.len()), at);
+            cx.warn.push(WarnKind::PathQuirk, format!("dest.path '{norm}' matches {} values: Deckhand applies the pattern to the first one and writes the result at every match", places.len()), at);
         }
         if let dpath::Written::Root(v) = written {
             root = Some(v);

@@ -8,7 +8,7 @@
 
 use super::doc::Doc;
 use super::{fail, Cx};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, WarnKind};
 use crate::merge::{Engine, Outcome, RuleRef};
 use crate::strategy::{Origin, RuleSet, Stack};
 use crate::value::dpath::{self, DPath, Loc, PathError, PathErrorKind};
@@ -149,7 +149,7 @@ pub fn apply(
             )
         {
             cx.warn.push(
-                format!(
+                WarnKind::PathQuirk, format!(
                     "Deckhand strips '.data' from the action path '{}' by a plain text test and uses '{}'",
                     a.raw, a.path
                 ),
@@ -239,7 +239,7 @@ fn delete(doc: &Doc, a: &Action<'_>, mut data: Node, cx: &mut Cx<'_>) -> Result<
     let mut found = Vec::new();
     if !first_equal(&data, &target, &mut found) {
         cx.warn.push(
-            format!("'delete {}' deleted nothing: the whole data equals the value at that path, and Deckhand deletes the first value equal to it below the top", a.raw),
+            WarnKind::PathQuirk, format!("'delete {}' deleted nothing: the whole data equals the value at that path, and Deckhand deletes the first value equal to it below the top", a.raw),
             path_span(a.node),
         );
         return Ok(data);
@@ -252,7 +252,7 @@ fn delete(doc: &Doc, a: &Action<'_>, mut data: Node, cx: &mut Cx<'_>) -> Result<
             dpath::pointer(&data, at, &mut wanted);
         }
         cx.warn.push(
-            format!(
+            WarnKind::PathQuirk, format!(
                 "Deckhand deletes the first value equal to {}, which is {path}, not {wanted} (delete by value)",
                 a.raw
             ),
@@ -325,7 +325,7 @@ fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_
     let from_child = child_value(doc, a, &p, child, cx)?;
     if p.ends_in_index() {
         cx.warn.push(
-            format!("'merge {}' merges into that one list item; Deckhand's documentation says an index path extends the parent's list, its code does not", a.raw),
+            WarnKind::PathQuirk, format!("'merge {}' merges into that one list item; Deckhand's documentation says an index path extends the parent's list, its code does not", a.raw),
             path_span(a.node),
         );
     }
@@ -426,13 +426,13 @@ fn write(
     let old = (tracing && !p.is_simple()).then(|| data.clone());
     if p.ends_in_index() && value.as_list().is_some() {
         cx.warn.push(
-            format!("'{} {}' writes a list at an index path: jsonpath-ng writes only the list's first item there", a.method, a.raw),
+            WarnKind::PathQuirk, format!("'{} {}' writes a list at an index path: jsonpath-ng writes only the list's first item there", a.method, a.raw),
             path_span(a.node),
         );
     }
     if !p.is_simple() && !p.matches(data).unwrap_or(true) {
         cx.warn.push(
-            format!("'{} {}' matches nothing in the parent's data: Deckhand creates the missing path from its text cut at each '.' (not as jsonpath), so it makes keys named after those pieces", a.method, a.raw),
+            WarnKind::PathQuirk, format!("'{} {}' matches nothing in the parent's data: Deckhand creates the missing path from its text cut at each '.' (not as jsonpath), so it makes keys named after those pieces", a.method, a.raw),
             path_span(a.node),
         );
     }
@@ -441,7 +441,7 @@ fn write(
     let at = write_at(p, data, value).map_err(|e| path_error(doc, a, e))?;
     if at.len() > 1 {
         cx.warn.push(
-            format!("'{} {}' matches {} values in the parent's data: Deckhand writes one value, made from the first match, at every one of them", a.method, a.raw, at.len()),
+            WarnKind::PathQuirk, format!("'{} {}' matches {} values in the parent's data: Deckhand writes one value, made from the first match, at every one of them", a.method, a.raw, at.len()),
             path_span(a.node),
         );
     }

@@ -7,7 +7,7 @@
 
 use super::doc::Doc;
 use super::fail;
-use crate::error::{Error, Result, Warning};
+use crate::error::{Error, Result, WarnKind, Warning};
 use crate::frontend::{parse_inputs, Input, Settings};
 use crate::load::yaml;
 use crate::value::{Node, SourceMap, Span};
@@ -24,13 +24,23 @@ pub fn documents(
     // One over the size limit stops the run where it stands in the inputs.
     let mut texts = Vec::with_capacity(inputs.len());
     let mut too_large = Ok(());
+    let mut blank = Vec::new();
     for input in inputs {
         if !input.bytes.iter().all(u8::is_ascii_whitespace) {
             texts.push(input);
         } else if let Err(e) = crate::frontend::check_size(&input, settings) {
             too_large = Err(e);
             break;
+        } else {
+            blank.push(input.name);
         }
+    }
+    for name in blank {
+        warnings.push(Warning::new(
+            WarnKind::EmptyInput,
+            format!("{name} holds no document (it is empty): it adds nothing to the set"),
+            Span::NONE,
+        ));
     }
     let parsed = parse_inputs(texts, sources, settings, |_, text, id, warnings| {
         yaml::load_stream_text(text, id, &settings.load, warnings)
@@ -42,7 +52,18 @@ pub fn documents(
     for loaded in parsed {
         let loaded = loaded?;
         warnings.extend(loaded.warnings);
+        let before = docs.len();
         docs.extend(loaded.value?.into_iter().filter(|d| !d.is_null()));
+        if docs.len() == before {
+            warnings.push(Warning::new(
+                WarnKind::EmptyInput,
+                format!(
+                    "{} holds no document (only comments, blank lines or empty documents): it adds nothing to the set",
+                    sources.name(loaded.id)
+                ),
+                crate::frontend::file_span(loaded.id),
+            ));
+        }
         if docs.len() > settings.load.max_documents {
             return Err(crate::error::Error::new(
                 crate::error::ErrorKind::Limit,

@@ -26,7 +26,7 @@ mod subst;
 mod validate;
 
 use super::{Input, Rendered, Settings, Stream, StreamDoc};
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::merge::{Outcome, Prior, RuleRef, Step, Trace};
 use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
 use doc::Doc;
@@ -61,8 +61,8 @@ pub struct Warn<'s> {
 }
 
 impl Warn<'_> {
-    pub fn push(&mut self, message: impl Into<String>, span: Span) {
-        self.list.push(Warning::new(message, span));
+    pub fn push(&mut self, kind: WarnKind, message: impl Into<String>, span: Span) {
+        self.list.push(Warning::new(kind, message, span));
     }
     /// `file:line:col` of a span, for a message.
     pub fn at(&self, span: Span) -> String {
@@ -167,7 +167,8 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
     if job.validate {
         validate::pre_validate(&nodes)?;
     }
-    let set = load::read_set(nodes, settings.load.par())?;
+    let set = load::read_set(nodes, settings.load.par())
+        .map_err(|e| e.after_warnings(std::mem::take(&mut load_warnings)))?;
     let (mut docs, policy_at) = (set.docs, set.policy_at);
     // --check-schemas reads the DataSchemas as written; rendering owns every document's data.
     let schema_docs: Vec<Node> = match job.check_schemas {
@@ -201,14 +202,19 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
     if policies.len() > 1 {
         for extra in policies.iter().skip(1) {
             let first = cx.warn.at(policy.span());
-            cx.warn.push(format!("more than one LayeringPolicy: Deckhand uses the first ({} at {first}) and ignores {}", policy.title, extra.title), extra.span());
+            cx.warn.push(WarnKind::Unlayered, format!("more than one LayeringPolicy: Deckhand uses the first ({} at {first}) and ignores {}", policy.title, extra.title), extra.span());
         }
     }
-    let order = select::layer_order(policy, own[policy_at].as_ref())?;
-    let site = select::Site::build(&docs, &own, &order, policy, &set.unhashable, &mut cx.warn)?;
-    let plan = order::plan(&site)?;
+    // A failure keeps the warnings gathered before it: they are printed before the error.
+    let order = select::layer_order(policy, own[policy_at].as_ref())
+        .map_err(|e| e.after_warnings(std::mem::take(&mut cx.warn.list)))?;
+    let site = select::Site::build(&docs, &own, &order, policy, &set.unhashable, &mut cx.warn)
+        .map_err(|e| e.after_warnings(std::mem::take(&mut cx.warn.list)))?;
+    let plan =
+        order::plan(&site).map_err(|e| e.after_warnings(std::mem::take(&mut cx.warn.list)))?;
     let slots = own.into_iter().map(Slot::new).collect();
-    let slots = run(&docs, &site, &plan, slots, &mut cx)?;
+    let slots = run(&docs, &site, &plan, slots, &mut cx)
+        .map_err(|e| e.after_warnings(std::mem::take(&mut cx.warn.list)))?;
     let parent = site.parent;
     let Cx { trace, warn, .. } = cx;
     let warnings = warn.list;
@@ -266,13 +272,13 @@ fn run<'d>(
                         slots[d].set = true;
                     }
                     None => cx.warn.push(
-                        format!("{} has a parent ({}) but no actions: Deckhand does not layer it, it keeps only its own data", doc.title, docs[p].title),
+                        WarnKind::Unlayered, format!("{} has a parent ({}) but no actions: Deckhand does not layer it, it keeps only its own data", doc.title, docs[p].title),
                         select::selector_span(doc),
                     ),
                 }
             } else if doc.actions().is_some() {
                 cx.warn.push(
-                    format!("no document matches the parentSelector of {}: Deckhand renders it with its own data, without layering", doc.title),
+                    WarnKind::Unlayered, format!("no document matches the parentSelector of {}: Deckhand renders it with its own data, without layering", doc.title),
                     select::selector_span(doc),
                 );
             }

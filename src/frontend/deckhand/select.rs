@@ -7,7 +7,7 @@
 
 use super::doc::{Doc, Meta};
 use super::{fail, Warn};
-use crate::error::Result;
+use crate::error::{Result, WarnKind};
 use crate::value::{Key, Node, Span};
 use rustc_hash::FxHashMap;
 
@@ -79,7 +79,7 @@ impl<'d> Site<'d> {
         for (i, doc) in docs.iter().enumerate() {
             match by_meta.get(&doc.meta) {
                 Some(&first) => warn.push(
-                    format!(
+                    WarnKind::DuplicateDocument, format!(
                         "{} is given twice; Deckhand renders only the first (at {}) and ignores this one",
                         doc.title,
                         warn.at(docs[first].span())

@@ -13,7 +13,7 @@ use super::doc::{get, truthy, Doc};
 use super::order::{source_key, Plan};
 use super::pyre::{self, GroupRef};
 use super::{fail, Cx, Slot};
-use crate::error::Result;
+use crate::error::{Result, WarnKind};
 use crate::merge::{Outcome, RuleRef};
 use crate::strategy::Origin;
 use crate::value::dpath::{self, DPath, Loc, PathError, PathErrorKind};
@@ -61,7 +61,7 @@ pub fn substitute_all(
                 super::doc::text(&key.1 .0)
             );
             if cx.lenient {
-                cx.warn.push(format!("substitution source {what} was not found; the substitution is skipped (--allow-missing-substitution-source)"), sub.span);
+                cx.warn.push(WarnKind::MissingSource, format!("substitution source {what} was not found; the substitution is skipped (--allow-missing-substitution-source)"), sub.span);
                 continue;
             }
             return Err(fail(
@@ -130,7 +130,7 @@ pub fn substitute_all(
             }
             if let Err(Fail::Unknown(message) | Fail::Silent(message)) = result {
                 if cx.lenient {
-                    cx.warn.push(format!("this substitution failed and is skipped (--allow-missing-substitution-source): {message}"), dest.span);
+                    cx.warn.push(WarnKind::MissingSource, format!("this substitution failed and is skipped (--allow-missing-substitution-source): {message}"), dest.span);
                     continue;
                 }
                 return Err(fail(
@@ -144,7 +144,7 @@ pub fn substitute_all(
     }
     if redact {
         cx.warn.push(
-            format!("{} substitutes from an encrypted document: Deckhand replaces the src.path and dest.path of those substitutions in its metadata by their SHA-256 digests and makes it storagePolicy: encrypted", doc.title),
+            WarnKind::SubstitutionQuirk, format!("{} substitutes from an encrypted document: Deckhand replaces the src.path and dest.path of those substitutions in its metadata by their SHA-256 digests and makes it storagePolicy: encrypted", doc.title),
             doc.span(),
         );
     }
@@ -202,6 +202,7 @@ fn read_source(
             );
             if cx.lenient {
                 cx.warn.push(
+                    WarnKind::MissingSource,
                     format!("{message}; null is substituted (--allow-missing-substitution-source)"),
                     sub.span,
                 );
@@ -244,7 +245,7 @@ fn narrow(
     let pattern = pattern.as_str().ok_or("src.pattern is not a string")?;
     let re = pyre::compile(pattern)?;
     let Some(caps) = re.search(text)? else {
-        cx.warn.push(format!("src.pattern '{pattern}' does not match the source value; Deckhand uses the entire value"), at);
+        cx.warn.push(WarnKind::SubstitutionQuirk, format!("src.pattern '{pattern}' does not match the source value; Deckhand uses the entire value"), at);
         return Ok(value.clone());
     };
     let group = match src.group.map(|g| &g.kind) {
@@ -329,7 +330,7 @@ fn substitute_one(
                 m.retain(|k, _| keys.contains(k));
             }
             *slot.data_mut() = work;
-            cx.warn.push(format!("dest.path '{path}': {why}; the exception's message is empty, and Deckhand reports only a non-empty one: this substitution changes nothing"), dest.span);
+            cx.warn.push(WarnKind::SubstitutionQuirk, format!("dest.path '{path}': {why}; the exception's message is empty, and Deckhand reports only a non-empty one: this substitution changes nothing"), dest.span);
             return Ok(());
         }
         Err(e) => return Err(e),
@@ -385,7 +386,7 @@ fn root_update(data: &Node, result: Node, path: &str, cx: &mut Cx<'_>, at: Span)
     }
     if !kept.is_empty() {
         cx.warn.push(
-            format!("substitution at '.' merges the value's top-level keys into the data: Deckhand keeps {} from before", kept.join(", ")),
+            WarnKind::PathQuirk, format!("substitution at '.' merges the value's top-level keys into the data: Deckhand keeps {} from before", kept.join(", ")),
             at,
         );
     }

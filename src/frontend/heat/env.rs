@@ -3,7 +3,7 @@
 //! `environment_format.parse` checks it — a mapping whose keys are known sections, none of them
 //! null — plus strata's own type checks on the sections, where Heat would crash later.
 
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{check_size, Input, Settings};
 use crate::load::{self, yaml};
 use crate::merge::key_text;
@@ -94,7 +94,15 @@ pub fn load(
         seed: None,
     };
     let doc = match doc {
-        None => return Ok(file),
+        None => {
+            // Heat reads it as `{}`; a file that says nothing is most likely not meant.
+            warnings.push(Warning::new(
+                WarnKind::EmptyInput,
+                format!("{} holds no document (empty, or only comments): Heat reads it as an empty environment, it adds nothing", sources.name(source)),
+                crate::frontend::file_span(source),
+            ));
+            return Ok(file);
+        }
         Some(d) if d.is_null() => return Ok(file),
         Some(d) => d,
     };
@@ -197,6 +205,7 @@ fn check_section(
     let want = if section.is_list() { "list" } else { "mapping" };
     if !truthy(&value) {
         warnings.push(Warning::new(
+            WarnKind::SectionSkipped,
             format!(
                 "section '{}' is {}, not a {want}: Heat skips it",
                 section.name(),

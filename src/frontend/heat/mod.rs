@@ -19,7 +19,7 @@ mod specs;
 mod strategy;
 mod types;
 
-use crate::error::{Result, Warning};
+use crate::error::{Result, WarnKind, Warning};
 use crate::frontend::{add_text_input, Input, Rendered, Settings};
 use crate::load;
 use crate::merge::Trace;
@@ -73,7 +73,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
             let schema = load_template(t, sources, settings, &mut warnings)?;
             for (k, _) in base.as_map().into_iter().flat_map(|m| m.iter()) {
                 if schema.get(k).is_none() {
-                    warnings.push(Warning::new(
+                    warnings.push(Warning::new(WarnKind::UndeclaredParameter,
                         format!("-P {}: the template declares no parameter of that name: Heat refuses it when it validates the stack (strata passes it through)", crate::merge::key_text(&k.0)),
                         k.span(),
                     ));
@@ -91,7 +91,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
                 files.push(env::load(input, sources, settings, &mut warnings)?);
             }
             let schema = Schema::infer(&files, &base);
-            warnings.push(Warning::new(
+            warnings.push(Warning::new(WarnKind::InferredTypes,
                 "no --template: parameter types are inferred from the values (list → CommaDelimitedList, mapping → Json, number → Number, boolean → Boolean, anything else → String); give the stack's template for Heat's exact merge",
                 Span::NONE,
             ));
@@ -172,7 +172,7 @@ fn shadowed_defaults(sections: &[Node], sources: &SourceMap) -> Vec<Warning> {
             None => String::new(),
         };
         let span = if v.span.is_none() { k.0.span } else { v.span };
-        notes.push(Warning::new(
+        notes.push(Warning::new(WarnKind::Overridden,
             format!("the stack uses parameters: {name}{at} (Heat's parameters override parameter_defaults for the stack itself; the default still applies to nested stacks)"),
             span,
         ));

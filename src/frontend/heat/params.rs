@@ -10,7 +10,7 @@ use super::specs::{added_entries, How};
 use super::strategy::{FileStrategies, Name};
 use super::types::PType;
 use super::Heat;
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::merge::{key_text, Outcome, RuleRef};
 use crate::strategy::Origin;
 use crate::value::{Key, Kind, Node};
@@ -106,7 +106,7 @@ impl Heat<'_> {
             if self.schema.get(k).is_none() {
                 let mut path = self.path.clone();
                 path.push_key(&key_text(&k.0));
-                self.warnings.push(Warning::new(
+                self.warnings.push(Warning::new(WarnKind::UndeclaredParameter,
                     format!("parameter '{}' is not declared in the template: Heat keeps it only because this is the first file with a non-empty '{}' (in later files it is ignored)", key_text(&k.0), section.name()),
                     k.span(),
                 ).with_path(path));
@@ -119,6 +119,7 @@ impl Heat<'_> {
         let Some(ptype) = self.schema.get(&key) else {
             self.warnings.push(
                 Warning::new(
+                    WarnKind::UndeclaredParameter,
                     format!(
                         "parameter '{}' is not declared in the template: Heat ignores it here",
                         key_text(&key.0)
@@ -137,7 +138,7 @@ impl Heat<'_> {
                 let rule = self.rule_of(&key);
                 self.record(Outcome::Kept, rule, kept.span, &[&value]);
                 self.warnings.push(
-                    Warning::new(
+                    Warning::new(WarnKind::NullIgnored,
                         format!(
                             "null for '{}' is ignored: Heat cannot unset a parameter an earlier file or -P set",
                             key_text(&key.0)

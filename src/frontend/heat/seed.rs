@@ -6,7 +6,7 @@
 use super::env::{EnvFile, Section, SEED, STRATEGIES};
 use super::strategy::{Choice, FileStrategies, Name};
 use super::types::{PType, Schema};
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::merge::key_text;
 use crate::strategy::Origin;
 use crate::value::{Key, Node, Span};
@@ -121,7 +121,7 @@ pub fn apply(
         let items: Vec<String> = added.iter().map(|(k, s)| format!("{k}: {s}")).collect();
         format!("{{{}}}", items.join(", "))
     };
-    warnings.push(Warning::new(
+    warnings.push(Warning::new(WarnKind::AcceptedInvalid,
         format!("'{SEED}' is the 2016 blueprint's proposal, which Heat never shipped: Heat rejects this file (environment has wrong section \"{SEED}\"); strata reads it as {STRATEGIES}: {shown}"),
         *key_span,
     ));

@@ -17,7 +17,7 @@
 use super::crash::{self, short, Site};
 use super::types::PType;
 use super::Heat;
-use crate::error::{Result, Warning};
+use crate::error::{Result, WarnKind, Warning};
 use crate::merge::{Engine, NoticeKind, Outcome, RuleRef};
 use crate::strategy::{
     DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, RuleSet, Stack, StrMethod,
@@ -155,7 +155,7 @@ impl Heat<'_> {
             if let NoticeKind::JoinedWithoutSeparator { rule, old, new } = n.what {
                 let joined = format!("{old}{new}");
                 self.warnings.push(
-                    Warning::new(
+                    Warning::new(WarnKind::StringJoin,
                         format!(
                             "Heat concatenates strings under '{rule}' without a separator: '{}' = '{old}' + '{new}'",
                             short(&joined)

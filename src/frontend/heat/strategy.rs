@@ -4,7 +4,7 @@
 //! strategy where it first appears and reports a conflict when a later file names another.
 
 use super::env::STRATEGIES;
-use crate::error::{Error, ErrorKind, Warning};
+use crate::error::{Error, ErrorKind, WarnKind, Warning};
 use crate::merge::{key_text, RuleRef};
 use crate::strategy::Origin;
 use crate::value::{Key, Kind, Node, SourceMap, Span};
@@ -120,7 +120,7 @@ impl FileStrategies {
                         .unwrap_or_else(|| "overwrite".into());
                     format!("unknown merge strategy '{name}' for parameter '{}': Heat silently uses this file's default '{fallback}'", key_text(&k.0))
                 };
-                warnings.push(Warning::new(message, v.span));
+                warnings.push(Warning::new(WarnKind::UnknownOption, message, v.span));
             }
             out.entries.insert(k.clone(), choice);
         }

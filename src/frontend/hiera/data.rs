@@ -6,7 +6,7 @@
 use super::config::Format;
 use super::slice::{self, Found, Index};
 use super::state::Hiera;
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{add_text_input, built_from, parse_inputs, Files};
 use crate::load;
 use crate::value::{Node, SourceId, Span};
@@ -432,7 +432,7 @@ fn not_a_hash(path: &Path, why: &str, at: Span) -> Warning {
     } else {
         String::new()
     };
-    Warning::new(
+    Warning::new(WarnKind::NotAMapping,
         format!(
             "{file}file does not contain a valid yaml hash: {why} (Puppet warns and reads it as an empty hash)"
         ),

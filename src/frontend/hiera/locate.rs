@@ -6,7 +6,7 @@
 
 use super::config::{Level, Locations};
 use super::interp::{self, Interp};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::value::{Kind, Map, Node, Span};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -55,12 +55,47 @@ fn text(template: &str, span: Span, cx: &mut ScopeOnly<'_>) -> Result<String> {
     Ok(n.as_str().unwrap_or_default().to_string())
 }
 
+/// `text`, with a warning for each `%{...}` in it that interpolates to nothing (Puppet writes
+/// an empty string there: `data/%{facts.env}.yaml` becomes `data/.yaml`).
+fn text_warned(
+    template: &str,
+    level: &Level,
+    cx: &mut ScopeOnly<'_>,
+    warnings: &mut Vec<Warning>,
+) -> Result<String> {
+    let out = text(template, level.span, cx)?;
+    let mut rest = template;
+    while let Some(at) = rest.find("%{") {
+        let Some(len) = rest[at..].find('}') else {
+            break;
+        };
+        let expr = &rest[at..at + len + 1];
+        rest = &rest[at + len + 1..];
+        // `%{}` and `%{::}` are Puppet's way to write an empty string on purpose.
+        if matches!(expr, "%{}" | "%{::}" | "%{''}" | "%{\"\"}") {
+            continue;
+        }
+        if text(expr, level.span, cx)?.is_empty() {
+            warnings.push(Warning::new(
+                WarnKind::EmptyInterpolation,
+                format!(
+                    "hierarchy level '{}': {expr} in '{template}' is empty (no such fact or variable; without --facts the node is 'localhost' with no facts): the path is '{out}'",
+                    level.name
+                ),
+                level.span,
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// Every location of `level`, in order.
 pub fn locations(
     level: &Level,
     root: &Path,
     scope: &Map,
     files: &mut dyn Files,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Location>> {
     let mut cx = ScopeOnly { scope, local: None };
     let datadir = root.join(text(&level.datadir, level.span, &mut cx)?);
@@ -68,7 +103,7 @@ pub fn locations(
     match &level.locations {
         Locations::Paths(paths) => {
             for p in paths {
-                let rel = text(p, level.span, &mut cx)?;
+                let rel = text_warned(p, level, &mut cx, warnings)?;
                 out.push(Location {
                     original: p.clone(),
                     path: datadir.join(rel).into(),
@@ -77,7 +112,7 @@ pub fn locations(
         }
         Locations::Globs(globs) => {
             for g in globs {
-                let pattern = text(g, level.span, &mut cx)?;
+                let pattern = text_warned(g, level, &mut cx, warnings)?;
                 let original = datadir.join(&pattern).display().to_string();
                 let mut found = Vec::new();
                 for alt in braces(&pattern) {
@@ -108,7 +143,7 @@ pub fn locations(
             };
             for v in values {
                 cx.local = Some((key.clone(), v));
-                let rel = text(template, level.span, &mut cx)?;
+                let rel = text_warned(template, level, &mut cx, warnings)?;
                 out.push(Location {
                     original: template.clone(),
                     path: datadir.join(rel).into(),

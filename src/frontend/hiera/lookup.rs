@@ -31,6 +31,7 @@ impl Hiera<'_> {
                     &self.root,
                     &self.scope,
                     self.files,
+                    &mut self.warnings,
                 )?);
             }
             self.prefetch(&all);

@@ -207,8 +207,14 @@ pub fn render(
     );
     h.warnings = warnings;
     h.slicing = job.key.is_some();
+    // A failure keeps the warnings gathered before it (an empty interpolation explains a
+    // value not found): they are printed before the error.
+    let keep = |e: Error, h: &mut Hiera<'_>| e.after_warnings(std::mem::take(&mut h.warnings));
     let doc = match job.key.as_deref() {
-        Some(key) => match h.lookup(key, merge.as_ref(), Span::NONE)? {
+        Some(key) => match h
+            .lookup(key, merge.as_ref(), Span::NONE)
+            .map_err(|e| keep(e, &mut h))?
+        {
             Some(v) => v,
             None => match job.default {
                 Some(d) => Node::str(d, Span::NONE),
@@ -220,10 +226,13 @@ pub fn render(
                     }
                     Node::null(Span::NONE)
                 }
-                None => return Err(not_found(key, &h)),
+                None => {
+                    let e = not_found(key, &h);
+                    return Err(keep(e, &mut h));
+                }
             },
         },
-        None => whole(&mut h, merge.as_ref())?,
+        None => whole(&mut h, merge.as_ref()).map_err(|e| keep(e, &mut h))?,
     };
     let report = h.log.as_ref().map(report::Log::text);
     Ok(HieraOutput {

@@ -10,7 +10,7 @@ use super::layers::{load_input, rules_from_doc, OptionsForm};
 use super::resolve::{walk, FoldCache, LayerSource};
 use super::rules::{get_ci, Fallback};
 use super::ReadFile;
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{file_span, Input, Settings};
 use crate::merge::key_text;
 use crate::strategy::selector::PathRules;
@@ -79,6 +79,7 @@ impl Tree<'_, '_> {
             if (self.read)(&psd1)?.is_some() {
                 self.psd1_warned = true;
                 self.warnings.push(Warning {
+                    kind: WarnKind::Unsupported,
                     message: format!(
                         "{} is a PowerShell data file: strata reads only .yml, .yaml and .json, so this layer is skipped",
                         psd1.display()
@@ -177,7 +178,7 @@ pub fn prepare<'a, 'r>(
         _ => None,
     };
     if let Some((k, _)) = get_ci(&def, "DatumHandlers") {
-        warnings.push(Warning::new(
+        warnings.push(Warning::new(WarnKind::Unsupported,
             "DatumHandlers are not run by strata: strings such as '[ENC=...]' are returned as written",
             k.span,
         ));
@@ -222,7 +223,7 @@ fn stores_of(
         if let Some((_, p)) = get_ci(item, "StoreProvider") {
             let provider = p.as_str().unwrap_or("");
             if !provider.to_ascii_lowercase().ends_with("::file") {
-                warnings.push(Warning::new(
+                warnings.push(Warning::new(WarnKind::Unsupported,
                     format!("store '{name}' uses the provider '{provider}', which strata cannot read: its layers are empty"),
                     p.span,
                 ));
@@ -299,7 +300,7 @@ fn property(
         match get_ci(cur, name.trim()) {
             Some((_, v)) => cur = v,
             None => {
-                warnings.push(Warning::new(
+                warnings.push(Warning::new(WarnKind::EmptyInterpolation,
                     format!("the node has no property '{chain}': '{entry_text}' loses that segment, as in Datum"),
                     entry.span,
                 ));
@@ -309,7 +310,7 @@ fn property(
     }
     match &cur.kind {
         Kind::Null => {
-            warnings.push(Warning::new(
+            warnings.push(Warning::new(WarnKind::EmptyInterpolation,
                 format!("the node's property '{chain}' is null: '{entry_text}' loses that segment, as in Datum"),
                 entry.span,
             ));

@@ -5,7 +5,7 @@
 
 use super::resolve::DocLayers;
 use super::rules::{compile, get_ci, Fallback};
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{add_text_input, built_from, parse_inputs, Input, Settings};
 use crate::load;
 use crate::strategy::selector::PathRules;
@@ -87,7 +87,18 @@ pub fn prepare(
     for loaded in parsed {
         let loaded = loaded?;
         warnings.extend(loaded.warnings);
-        docs.push(loaded.value?);
+        let doc = loaded.value?;
+        if doc.is_none() {
+            warnings.push(Warning::new(
+                WarnKind::EmptyInput,
+                format!(
+                    "{} holds no document (empty, or only comments): the layer adds nothing",
+                    sources.name(loaded.id)
+                ),
+                crate::frontend::file_span(loaded.id),
+            ));
+        }
+        docs.push(doc);
     }
     let options_doc = match options {
         Some(input) => load_input(input, sources, settings, warnings)?,
@@ -103,6 +114,7 @@ pub fn prepare(
     let node = docs.first().cloned().flatten();
     if let Some(n) = node.as_ref().filter(|n| n.as_map().is_none()) {
         warnings.push(Warning::new(
+            WarnKind::NotAMapping,
             format!(
                 "the most specific layer is {}, not a mapping: no key can be found in it",
                 n.kind_phrase()

@@ -4,7 +4,7 @@
 //! some names matched by their start only). Everything Datum-specific about a rule's words
 //! lives here; the engine sees only the behaviours.
 
-use crate::error::Warning;
+use crate::error::{WarnKind, Warning};
 use crate::merge::{Notice, NoticeKind};
 use crate::strategy::ranked::{
     Field, ListMode, MapListMode, MapMode, RankedStrategy, RuleId, Shape,
@@ -32,6 +32,13 @@ fn shape_name(s: Shape) -> &'static str {
 
 /// A notice of the ranked merge, in Datum's terms.
 pub fn notice_warning(n: Notice) -> Warning {
+    let kind = match &n.what {
+        NoticeKind::ShapeMismatch { .. } | NoticeKind::KindChanged { .. } => WarnKind::KindChange,
+        NoticeKind::JoinedWithoutSeparator { .. } => WarnKind::StringJoin,
+        NoticeKind::ItemWithoutKey { .. }
+        | NoticeKind::ItemsComparedWhole { .. }
+        | NoticeKind::ItemKeysFromFirst { .. } => WarnKind::TupleKeys,
+    };
     let message = match n.what {
         NoticeKind::ShapeMismatch { at, first, other } => format!(
             "cannot merge different types in path '{at}': the more specific value is a {} and a \
@@ -59,7 +66,7 @@ pub fn notice_warning(n: Notice) -> Warning {
             format!("strings joined without a separator under '{rule}': '{old}' + '{new}'")
         }
     };
-    Warning::new(message, n.span).with_path(n.path)
+    Warning::new(kind, message, n.span).with_path(n.path)
 }
 
 impl MapMode {

@@ -8,7 +8,7 @@
 use super::layers::{load_input, rules_from_doc, OptionsForm};
 use super::resolve::{all_keys, Found, LayerSource, Run};
 use super::rules::Fallback;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{parse_inputs, Input, Rendered, Settings};
 use crate::load::{self, yaml};
 use crate::merge::{key_text, Trace};
@@ -48,7 +48,15 @@ pub fn merge_with_rules(
     settings: &Settings,
 ) -> Result<Rendered> {
     let mut warnings = Vec::new();
+    let rules_name = rules_file.name.clone();
     let rules_doc = load_input(rules_file, sources, settings, &mut warnings)?;
+    if rules_doc.is_none() {
+        warnings.push(Warning::new(
+            WarnKind::EmptyInput,
+            format!("--rules {rules_name} holds no document (empty, or only comments): no rule, the plain deep merge"),
+            Span::NONE,
+        ));
+    }
     let rules = rules_from_doc(
         rules_doc.as_ref(),
         OptionsForm::Bare,
@@ -117,6 +125,13 @@ pub fn merge_with_rules(
     }
     if let Some(t) = trace.as_mut() {
         later_replaces(t);
+    }
+    for rule in rules.unselected() {
+        warnings.push(Warning::new(
+            WarnKind::UnusedRule,
+            format!("rule '{}' matches no path of the layers: it changes nothing (paths are written 'a\\b', '/a/b' or as a regex '^a\\\\.*', and compare exactly)", rule.name),
+            rule.span,
+        ));
     }
     let mut doc = Node::map(out, Span::NONE);
     reorder(&mut doc, &order);

@@ -6,7 +6,7 @@
 //! regex is an error at its file:line:col. Shared by `strata lookup` and `strata merge --rules`.
 
 use super::names::{self, field_rule, NameMatch, Preset};
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::merge::key_text;
 use crate::strategy::ranked::{Field, MapMode, RankedStrategy, RuleId};
 use crate::strategy::selector::{split_path, PathRule, PathRules, RuleKind};
@@ -121,7 +121,7 @@ pub fn compile(
             strategy,
         });
         if !pushed {
-            warnings.push(Warning::new(
+            warnings.push(Warning::new(WarnKind::DuplicateKey,
                 format!("lookup_options key '{name}' repeats an earlier key (keys are compared case-insensitively): the first one is used"),
                 key.span(),
             ));
@@ -164,7 +164,7 @@ fn loose_name(
             "{field} '{written}' is not a Datum strategy: Datum falls back to '{read_as}'; documented names: {names}"
         ),
     };
-    warnings.push(Warning::new(message, span));
+    warnings.push(Warning::new(WarnKind::UnknownOption, message, span));
 }
 
 /// One rule value: a preset name or a map of behaviours.
@@ -178,7 +178,7 @@ fn strategy_of(
         Kind::Str(name) => {
             let origin = Origin::At(value.span);
             let preset = Preset::parse(name).unwrap_or_else(|| {
-                warnings.push(Warning::new(
+                warnings.push(Warning::new(WarnKind::UnknownOption,
                     format!("'{name}' is not a Datum preset (MostSpecific, First, hash, MergeTopKeys, deep, MergeRecursively, Unique): Datum reads it as MostSpecific; for one behaviour write e.g. {{merge_basetype_array: {name}}}"),
                     value.span,
                 ));
@@ -254,11 +254,11 @@ fn custom(
                 };
             }
             "merge_options" => merge_options(id, v, label, &mut s, warnings)?,
-            "strategy" => warnings.push(Warning::new(
+            "strategy" => warnings.push(Warning::new(WarnKind::UnknownOption,
                 format!("'{name}' is not read by Datum's merge: this rule merges maps by top keys and keeps the most specific arrays; write merge_hash: deep (or the preset 'deep') to merge recursively"),
                 key.span(),
             )),
-            _ => warnings.push(Warning::new(
+            _ => warnings.push(Warning::new(WarnKind::UnknownOption,
                 format!("'{name}' is not a Datum merge setting (merge_hash, merge_basetype_array, merge_hash_array, merge_options): ignored"),
                 key.span(),
             )),
@@ -351,6 +351,7 @@ fn merge_options(
                 });
             }
             _ => warnings.push(Warning::new(
+                WarnKind::UnknownOption,
                 format!(
                     "'{name}' is not a Datum merge option (knockout_prefix, tuple_keys): ignored"
                 ),

@@ -18,7 +18,7 @@
 
 use super::compose::{describe_key, Composer, MapKind};
 use super::construct::Special;
-use crate::error::{Error, ErrorKind, Warning};
+use crate::error::{Error, ErrorKind, WarnKind, Warning};
 use crate::load::psych::{self, Fault, Refusal, Token};
 use crate::value::{Key, Kind, Map, Node, Span};
 
@@ -420,6 +420,7 @@ impl Composer<'_, '_> {
         }
         for k in repeated {
             self.warnings.push(Warning::new(
+                WarnKind::DuplicateKey,
                 format!(
                     "duplicate key {}: the later value wins (Psych keeps the last one)",
                     describe_key(&k)

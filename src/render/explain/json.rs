@@ -239,13 +239,7 @@ fn entry(leaf: &Leaf<'_, '_>, said: [&Warnings<'_>; 2], sources: &SourceMap) -> 
         let about: Vec<Value> = list
             .about(Some(leaf.path), leaf.node.span, leaf.key, sources)
             .into_iter()
-            .map(|w| {
-                let line = w.line(sources);
-                match (name, line.strip_prefix("warning: ")) {
-                    ("notes", Some(rest)) => format!("note: {rest}").into(),
-                    _ => line.into(),
-                }
-            })
+            .map(|w| w.line(sources).into())
             .collect();
         if !about.is_empty() {
             entry.insert(name.into(), about.into());
@@ -279,11 +273,19 @@ fn rule_json(step: &Step, sources: &SourceMap) -> Value {
 fn priors_json(list: &[Prior], sources: &SourceMap) -> Value {
     let mut out = Vec::new();
     for p in list {
-        let value: Value =
-            serde_json::from_str(&json::to_compact(&p.value).unwrap_or_else(|_| "null".into()))
-                .unwrap_or(Value::Null);
         let mut m = serde_json::Map::new();
-        m.insert("value".into(), value);
+        // The trace keeps a replaced container's kind, not its content (a `{}` would say it
+        // was empty); a value with no JSON form (binary data, a set) is named, not nulled.
+        let value = match &p.value.kind {
+            crate::value::Kind::List(_) | crate::value::Kind::Map(_) => None,
+            _ => json::to_compact(&p.value)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok()),
+        };
+        match value {
+            Some(v) => m.insert("value".into(), v),
+            None => m.insert("kind".into(), p.value.kind_phrase().into()),
+        };
         if let Some(l) = sources.locate(p.span) {
             m.insert("file".into(), l.file.into());
             m.insert("line".into(), l.line.into());

@@ -245,16 +245,11 @@ impl Annotator for Comments<'_> {
             let about = self
                 .warnings
                 .about(self.path.as_ref(), node.span, f.key, self.sources);
-            for w in about {
-                out.push_str("; warning: ");
-                out.push_str(&w.message);
-            }
             let notes = self
                 .notes
                 .about(self.path.as_ref(), node.span, f.key, self.sources);
-            for n in notes {
-                out.push_str("; note: ");
-                out.push_str(&n.message);
+            for w in about.into_iter().chain(notes) {
+                let _ = write!(out, "; {}: {} [{}]", w.label(), w.message, w.kind.name());
             }
         }
         true

@@ -5,7 +5,7 @@
 //! `!!pairs` as `(key, value)` tuples.
 
 use super::{Composer, Frame, SeqKind};
-use crate::error::{Result, Warning};
+use crate::error::{Result, WarnKind, Warning};
 use crate::load::yaml::construct::Special;
 use crate::load::yaml::parser::Props;
 use crate::value::{Key, Kind, Map, Node, Span};
@@ -89,6 +89,7 @@ impl<'a> Composer<'a, '_> {
         for (k, v) in self.pairs.drain(from..) {
             if let Some(Key(k)) = own.insert_or_return(Key(k), v) {
                 self.warnings.push(Warning::new(
+                    WarnKind::DuplicateKey,
                     format!(
                         "duplicate key {}: the later value wins (PyYAML keeps the last one)",
                         describe_key(&k)
