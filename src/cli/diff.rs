@@ -34,7 +34,7 @@ pub(super) enum DiffOutput {
 /// `strata diff` arguments.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples (from the repository, a git checkout):\n  strata diff --base HEAD -- merge fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata diff --base HEAD --stat -- deckhand fixtures/deckhand/site\n  strata diff --output json fixtures/merge/base.yaml fixtures/merge/prod.yaml\n\nIn a pull request: strata diff --base origin/main --exit-code -- deckhand site/\n\nExit status: 0 (also when the renders differ, unless --exit-code), 1 an input is wrong, 2 the command line is wrong, 3 the renders differ (with --exit-code)."
+    after_help = "Exit status: 0 (also when the renders differ, unless --exit-code), 1 an input is wrong, 2 the command line is wrong, 3 the renders differ (with --exit-code)."
 )]
 pub(super) struct DiffArgs {
     /// Git revision whose files the base render reads (then the render command follows '--').

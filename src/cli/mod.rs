@@ -20,6 +20,7 @@ mod cache;
 mod colour;
 mod diff;
 mod docs;
+mod examples;
 mod files;
 mod hiera;
 mod out;
@@ -65,10 +66,7 @@ enum Top {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Merge cloud-init user-data parts (#cloud-config, #cloud-config-archive, MIME multipart).
-    #[command(
-        name = "cloud-init",
-        after_help = "Examples (from the repository):\n  strata cloud-init fixtures/cloud-init/runcmd/01-base.yaml fixtures/cloud-init/runcmd/02-extra.yaml\n  strata cloud-init --explain fixtures/cloud-init/runcmd/01-base.yaml fixtures/cloud-init/runcmd/02-extra.yaml\n  strata cloud-init --output json --strict fixtures/cloud-init/runcmd/01-base.yaml"
-    )]
+    #[command(name = "cloud-init")]
     CloudInit {
         #[command(flatten)]
         common: Common,
@@ -78,9 +76,6 @@ enum Command {
     },
     /// Merge Heat environment files as Heat does (parameter_merge_strategies; by default a later
     /// file's value overwrites an earlier one).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata heat --template fixtures/heat/types/template.yaml -e fixtures/heat/types/env-1.yaml -e fixtures/heat/types/env-2.yaml\n  strata heat --explain --template fixtures/heat/types/template.yaml -e fixtures/heat/types/env-1.yaml fixtures/heat/types/env-2.yaml"
-    )]
     Heat {
         #[command(flatten)]
         common: Common,
@@ -99,9 +94,6 @@ enum Command {
     },
     /// Look up a key (or every key) through a hierarchy: Datum layers, a Datum tree, or Hiera 5
     /// (by default the most specific value wins; lookup_options choose merges).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata lookup --layer fixtures/lookup/rules/node.yml fixtures/lookup/rules/role.yml --options fixtures/lookup/rules/options.yml\n  strata lookup --hiera fixtures/hiera/site/hiera.yaml --facts fixtures/hiera/site/facts.yaml\n  strata lookup packages --hiera fixtures/hiera/site/hiera.yaml --facts fixtures/hiera/site/facts.yaml --explain-levels"
-    )]
     Lookup {
         #[command(flatten)]
         common: Common,
@@ -136,9 +128,6 @@ enum Command {
     },
     /// Render Airship Deckhand documents: layering, substitution, replacement (a child's merge
     /// action deep-merges mappings; lists and scalars replace).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata deckhand fixtures/deckhand/site\n  strata deckhand --validate --output json fixtures/deckhand/site"
-    )]
     Deckhand {
         #[command(flatten)]
         common: Common,
@@ -156,9 +145,6 @@ enum Command {
         inputs: Vec<String>,
     },
     /// Read, validate or write back an Ardana input model (a directory of YAML files).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata ardana read fixtures/ardana/model\n  strata ardana validate fixtures/ardana/model"
-    )]
     Ardana {
         #[command(subcommand)]
         action: ArdanaAction,
@@ -168,9 +154,6 @@ enum Command {
     /// list replaces an earlier one. With --how: cloud-init's mergers, whose defaults keep
     /// earlier values (dict() is no_replace; dict(replace) takes later values whole, without
     /// recursing).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata merge fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --how 'dict(no_replace,recurse_list)+list(append)' fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --explain=/app/replicas fixtures/merge/base.yaml fixtures/merge/prod.yaml"
-    )]
     Merge {
         #[command(flatten)]
         common: Common,
@@ -279,6 +262,9 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            if e.kind() == clap::error::ErrorKind::DisplayHelp {
+                examples::print_for(&args);
+            }
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };

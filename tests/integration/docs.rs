@@ -128,6 +128,116 @@ fn version_names_the_git_revision_in_a_checkout() {
     }
 }
 
+/// Every subcommand with examples in its `--help`.
+const WITH_EXAMPLES: &[&str] = &[
+    "cloud-init",
+    "heat",
+    "lookup",
+    "deckhand",
+    "ardana",
+    "ardana read",
+    "ardana validate",
+    "ardana write",
+    "merge",
+    "diff",
+];
+
+/// The example lines of `strata SUB --help` run with `COLUMNS` (clap's width off a terminal).
+fn help_example_lines(sub: &str, columns: usize) -> Vec<String> {
+    let bin = assert_cmd::cargo::cargo_bin("strata");
+    let out = Command::new(&bin)
+        .args(sub.split(' '))
+        .arg("--help")
+        .env("COLUMNS", columns.to_string())
+        .output()
+        .expect("help");
+    assert!(out.status.success(), "strata {sub} --help");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<String> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Examples"))
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    assert!(!lines.is_empty(), "strata {sub} --help has no examples");
+    lines
+}
+
+/// The commands of example lines: continuation lines (` \`) joined, comments left out.
+fn joined(lines: &[String]) -> Vec<String> {
+    let mut commands: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in lines {
+        let l = line.trim();
+        if l.is_empty() || (!open && l.starts_with('#')) {
+            continue;
+        }
+        let (text, continues) = match l.strip_suffix(" \\") {
+            Some(t) => (t, true),
+            None => (l, false),
+        };
+        match commands.last_mut().filter(|_| open) {
+            Some(last) => {
+                last.push(' ');
+                last.push_str(text);
+            }
+            None => commands.push(text.to_string()),
+        }
+        open = continues;
+    }
+    assert!(
+        !open,
+        "the last example line ends with a continuation: {lines:?}"
+    );
+    commands
+}
+
+/// `--help` examples are never wrapped by the help formatter, at any width: every line is at
+/// most 80 columns or continues with ` \`, the lines are the same at 40, 100 and 200 columns,
+/// and every path an example names is a file or folder of the repository's fixtures/
+/// (issue 36).
+#[test]
+fn help_examples_never_wrap_mid_command() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut continued = 0;
+    for sub in WITH_EXAMPLES {
+        let lines = help_example_lines(sub, 100);
+        for columns in [40, 200] {
+            assert_eq!(
+                help_example_lines(sub, columns),
+                lines,
+                "strata {sub} --help: the examples change with the width ({columns} columns)"
+            );
+        }
+        for line in &lines {
+            assert!(
+                line.chars().count() <= 80 || line.ends_with(" \\"),
+                "strata {sub} --help: example line wider than 80 columns: {line}"
+            );
+            assert!(
+                line.is_empty() || line.starts_with("  "),
+                "strata {sub} --help: not an example line: {line}"
+            );
+            continued += usize::from(line.ends_with(" \\"));
+        }
+        for command in joined(&lines) {
+            assert!(
+                command.starts_with("strata ") || command.starts_with("cat "),
+                "strata {sub} --help: {command}"
+            );
+            for word in command.split(' ') {
+                if word.contains('/') && !word.starts_with(['-', '\'', '"']) {
+                    assert!(
+                        word.starts_with("fixtures/") && root.join(word).exists(),
+                        "strata {sub} --help: {word} is not in fixtures/ ({command})"
+                    );
+                }
+            }
+        }
+    }
+    assert!(continued > 0, "no example is long enough to be continued");
+}
+
 /// Every example of every subcommand's `--help` and every `$ strata` line of the README runs
 /// (from the repository root) and succeeds (issue 16).
 #[test]
@@ -135,35 +245,8 @@ fn help_and_readme_examples_run() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let bin = assert_cmd::cargo::cargo_bin("strata");
     let mut examples: Vec<String> = Vec::new();
-    for sub in [
-        "cloud-init",
-        "heat",
-        "lookup",
-        "deckhand",
-        "ardana",
-        "merge",
-        "diff",
-    ] {
-        let out = std::process::Command::new(&bin)
-            .args([sub, "--help"])
-            .output()
-            .expect("help");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let mut in_examples = false;
-        for line in text.lines() {
-            if line.starts_with("Examples") {
-                in_examples = true;
-            } else if in_examples && line.starts_with("  strata ") {
-                examples.push(line.trim().to_string());
-            } else if in_examples && line.starts_with("  ") && !line.trim().is_empty() {
-                // A long example wrapped by the help formatter.
-                if let Some(last) = examples.last_mut() {
-                    last.push(' ');
-                    last.push_str(line.trim());
-                }
-            }
-        }
-        assert!(in_examples, "strata {sub} --help has no examples");
+    for sub in WITH_EXAMPLES {
+        examples.extend(joined(&help_example_lines(sub, 100)));
     }
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
     examples.extend(
@@ -174,15 +257,27 @@ fn help_and_readme_examples_run() {
             .map(str::to_string),
     );
     assert!(examples.len() >= 14, "{examples:?}");
+    // `strata` in the examples (also after a pipe) is the binary under test.
+    let path = std::env::join_paths(
+        bin.parent()
+            .into_iter()
+            .map(std::path::Path::to_path_buf)
+            .chain(std::env::split_paths(
+                &std::env::var_os("PATH").unwrap_or_default(),
+            )),
+    )
+    .expect("PATH");
     for example in &examples {
-        let line = example.replacen("strata", &bin.display().to_string(), 1);
         let out = std::process::Command::new("sh")
-            .args(["-c", &format!("{line} > /dev/null")])
+            .args(["-c", &format!("{example} > /dev/null")])
             .current_dir(root)
+            .env("PATH", &path)
             .output()
             .expect("sh");
+        // A `--exit-code` diff exits 3 when the fixtures have uncommitted changes.
+        let changed = example.contains("--exit-code") && out.status.code() == Some(3);
         assert!(
-            out.status.success(),
+            out.status.success() || changed,
             "{example}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
