@@ -155,7 +155,7 @@ fn command_of(args: &[String]) -> Result<Command, Failed> {
                 .hint("write strata diff --base REV -- SUBCOMMAND ARGS..., e.g. strata diff --base main -- merge a.yaml b.yaml"),
         )
     })?;
-    let command = match cli.command {
+    let mut command = match cli.command {
         Top::Render(c) => c,
         _ => {
             return Err(plain(
@@ -167,6 +167,7 @@ fn command_of(args: &[String]) -> Result<Command, Failed> {
             ))
         }
     };
+    super::stdin::default_inputs(&mut command, super::stdin::Stdin::Unavailable).map_err(plain)?;
     if let Command::Ardana { action } = &command {
         if !matches!(action, super::ardana::ArdanaAction::Read { .. }) {
             return Err(plain(Error::new(

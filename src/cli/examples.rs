@@ -31,7 +31,7 @@ pub const EXAMPLES: &[Examples] = &[
             "strata cloud-init fixtures/cloud-init/runcmd/01-base.yaml fixtures/cloud-init/runcmd/02-extra.yaml",
             "strata cloud-init --explain fixtures/cloud-init/runcmd/01-base.yaml fixtures/cloud-init/runcmd/02-extra.yaml",
             "strata cloud-init --output json --strict fixtures/cloud-init/runcmd/01-base.yaml",
-            "# '-' reads standard input",
+            "# '-' reads standard input (so does no INPUT when it is a pipe or a file)",
             "cat fixtures/cloud-init/runcmd/02-extra.yaml | strata cloud-init fixtures/cloud-init/runcmd/01-base.yaml -",
         ],
     },
@@ -98,6 +98,7 @@ pub const EXAMPLES: &[Examples] = &[
             "strata merge --how 'dict(no_replace,recurse_list)+list(append)' fixtures/merge/base.yaml fixtures/merge/prod.yaml",
             "strata merge --explain=/app/replicas fixtures/merge/base.yaml fixtures/merge/prod.yaml",
             "cat fixtures/merge/prod.yaml | strata merge fixtures/merge/base.yaml -",
+            "cat fixtures/merge/base.yaml | strata merge",
         ],
     },
     Examples {

@@ -24,6 +24,7 @@ mod examples;
 mod files;
 mod hiera;
 mod out;
+mod stdin;
 mod tree;
 use ardana::ArdanaAction;
 use files::{write_stdout_with, MAX_INPUT_SIZE};
@@ -70,8 +71,8 @@ enum Command {
     CloudInit {
         #[command(flatten)]
         common: Common,
-        /// User-data files in order; '-' reads stdin.
-        #[arg(required = true)]
+        /// User-data files in order; '-' reads stdin (so does no INPUT when stdin is a pipe or a
+        /// file).
         inputs: Vec<String>,
     },
     /// Merge Heat environment files as Heat does (parameter_merge_strategies; by default a later
@@ -85,7 +86,8 @@ enum Command {
         /// A parameter value (lowest precedence), repeatable.
         #[arg(short = 'P', long = "parameter", value_name = "NAME=VALUE")]
         params: Vec<String>,
-        /// Environment files in order, repeatable.
+        /// Environment files in order, repeatable; '-' reads stdin (so does no option at all
+        /// when stdin is a pipe or a file).
         #[arg(short = 'e', long = "environment", value_name = "ENV", num_args = 1..)]
         envs: Vec<String>,
         /// Files given without -e (an error that says how to give them).
@@ -140,8 +142,8 @@ enum Command {
         /// Skip substitutions whose source is missing (warning) instead of failing.
         #[arg(long)]
         allow_missing_substitution_source: bool,
-        /// Files or directories (walked recursively, sorted, *.yaml / *.yml); '-' reads stdin.
-        #[arg(required = true)]
+        /// Files or directories (walked recursively, sorted, *.yaml / *.yml); '-' reads stdin
+        /// (so does no INPUT when stdin is a pipe or a file).
         inputs: Vec<String>,
     },
     /// Read, validate or write back an Ardana input model (a directory of YAML files).
@@ -166,8 +168,7 @@ enum Command {
         /// Per-path rules in lookup_options form.
         #[arg(long, value_name = "FILE", conflicts_with = "how")]
         rules: Option<String>,
-        /// Files in order; '-' reads stdin.
-        #[arg(required = true)]
+        /// Files in order; '-' reads stdin (so does no INPUT when stdin is a pipe or a file).
         inputs: Vec<String>,
     },
 }
@@ -492,9 +493,10 @@ fn dispatch(
 pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Error> {
     let argv = std::iter::once("strata".to_string()).chain(args.iter().cloned());
     let cli = Cli::try_parse_from(argv).map_err(|e| Error::new(ErrorKind::Usage, e.to_string()))?;
-    let Top::Render(command) = cli.command else {
+    let Top::Render(mut command) = cli.command else {
         return Err(Error::new(ErrorKind::Usage, "not a rendering command"));
     };
+    stdin::default_inputs(&mut command, stdin::Stdin::Other)?;
     let mut settings = settings_of(command.common());
     settings.explain = true;
     let mut sources = SourceMap::new();
@@ -502,7 +504,8 @@ pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Erro
     Ok((rendered, sources))
 }
 
-fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
+fn run(mut command: Command, sources: &mut SourceMap) -> Result<(), Error> {
+    stdin::default_inputs(&mut command, stdin::Stdin::of_process())?;
     if matches!(&command, Command::Lookup { hiera_opts, .. } if hiera_opts.explain_levels) {
         return run_explain_levels(command, sources);
     }

@@ -24,5 +24,6 @@ mod readback;
 mod reliability;
 mod rng;
 mod roundtrip;
+mod stdin;
 mod trust;
 mod util;
