@@ -76,6 +76,13 @@ fn man_page_covers_every_subcommand_and_renders_cleanly() {
         eprintln!("docs: man not installed, the page is checked by content only");
         return;
     }
+    let plain = man_text(page);
+    assert!(plain.contains("STRATA DECKHAND"), "{plain}");
+}
+
+/// The page as `man -l` shows it at 80 columns in a UTF-8 locale (where groff would turn a
+/// plain `-` or `'` into typographic characters), without a warning; overstrikes removed.
+fn man_text(page: &str) -> String {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("strata.1");
     std::fs::write(&file, page).expect("write page");
@@ -83,6 +90,8 @@ fn man_page_covers_every_subcommand_and_renders_cleanly() {
         .args(["--warnings", "-l"])
         .arg(&file)
         .env("MANWIDTH", "80")
+        .env("LANG", "C.UTF-8")
+        .env("LC_ALL", "C.UTF-8")
         .output()
         .expect("run man");
     let warnings = String::from_utf8_lossy(&out.stderr);
@@ -100,7 +109,108 @@ fn man_page_covers_every_subcommand_and_renders_cleanly() {
             plain.push(c);
         }
     }
-    assert!(plain.contains("STRATA DECKHAND"), "{plain}");
+    plain
+}
+
+/// Every environment variable the binary reads (`var("NAME")`, `var_os("NAME")`,
+/// colour's `set("NAME")`, clap's `env = "NAME"`), but test hooks.
+fn variables_read() -> Vec<String> {
+    let mut names = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src"
+    ))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("src").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for open in ["var(\"", "var_os(\"", "set(\"", "env = \""] {
+                for (at, _) in text.match_indices(open) {
+                    let name: String = text[at + open.len()..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                        .collect();
+                    if name.len() > 1 && !name.contains("TEST") && !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The man page lists no page that does not exist (`strata-cloud-init(1)`), has a section
+/// for every command (`ardana read` / `validate` / `write` too), no hidden argument in a
+/// synopsis (heat's `[STRAY]`), and EXIT STATUS, ENVIRONMENT (every variable strata reads)
+/// and EXAMPLES that paste as typed: ASCII `-` and `'`, continued lines (issue 36).
+#[test]
+fn man_page_has_exit_status_environment_and_examples() {
+    let run = strata(&["man"]);
+    let page = run.ok();
+    for sub in ["ARDANA READ", "ARDANA VALIDATE", "ARDANA WRITE"] {
+        let heading = format!(".SH \"STRATA {sub}\"");
+        assert!(page.contains(&heading), "man page lacks {heading}");
+    }
+    assert!(
+        !page.contains("STRAY"),
+        "a hidden argument is in a synopsis"
+    );
+    for section in [".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH EXAMPLES"] {
+        assert!(page.contains(section), "man page lacks {section}");
+    }
+    let exit_status = page
+        .split(".SH \"EXIT STATUS\"")
+        .nth(1)
+        .and_then(|s| s.split(".SH").next())
+        .unwrap_or_default();
+    for code in ["0", "1", "2", "3"] {
+        assert!(
+            exit_status.contains(&format!(".TP\n\\fB{code}\\fR")),
+            "EXIT STATUS lacks {code}: {exit_status}"
+        );
+    }
+    let environment = page
+        .split(".SH ENVIRONMENT")
+        .nth(1)
+        .and_then(|s| s.split(".SH").next())
+        .unwrap_or_default();
+    let names = variables_read();
+    assert!(names.contains(&"STRATA_CACHE_DIR".to_string()), "{names:?}");
+    for name in &names {
+        assert!(
+            environment.contains(name.as_str()),
+            "ENVIRONMENT does not say what {name} does"
+        );
+    }
+    if !installed("man") {
+        eprintln!("docs: man not installed, the page is checked by content only");
+        return;
+    }
+    let plain = man_text(page);
+    for (at, _) in plain.match_indices("(1)") {
+        assert!(
+            plain[..at].ends_with("strata"),
+            "the page names a page that does not exist: {}",
+            &plain[at.saturating_sub(30)..at + 3]
+        );
+    }
+    let examples = plain.split("\nEXAMPLES\n").nth(1).expect("EXAMPLES");
+    assert!(
+        examples.contains("strata merge --how 'dict(no_replace,recurse_list)+list(append)' \\"),
+        "{examples}"
+    );
+    for line in examples.lines().take_while(|l| !l.starts_with("VERSION")) {
+        assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
+        assert!(
+            !line.contains(['\u{2010}', '\u{2019}', '\u{2212}']),
+            "a typographic character would not paste: {line}"
+        );
+    }
 }
 
 /// `--version` names the git revision when built from a checkout (issue 16).
