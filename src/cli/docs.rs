@@ -10,11 +10,13 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 use std::io::{self, Write};
 
-/// Writes the completion script for `shell`.
+/// Writes the completion script for `shell`, with what clap_complete cannot express added
+/// (`completions.rs`: git revisions for `diff --base`, the render command after `diff --`).
 pub fn completions(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
     let mut cmd = super::Cli::command();
-    clap_complete::generate(shell, &mut cmd, "strata", out);
-    Ok(())
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "strata", &mut script);
+    out.write_all(&super::completions::extend(shell, script))
 }
 
 /// Columns man indents a subsection's text by (7), and the 2 of `layout` it drops.

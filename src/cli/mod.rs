@@ -18,6 +18,7 @@ use std::sync::atomic::Ordering;
 mod ardana;
 mod cache;
 mod colour;
+mod completions;
 mod diff;
 mod docs;
 mod examples;

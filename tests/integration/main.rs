@@ -6,6 +6,7 @@ mod bad_input;
 mod cloud_init;
 mod colour;
 mod comments;
+mod completions;
 mod deckhand;
 mod diff;
 mod docs;
