@@ -449,3 +449,72 @@ fn the_explain_examples_are_real_runs() {
         "only {checked} examples found in docs/explain.md"
     );
 }
+
+/// The docs describe what a clone has (issue 36): no pointer to the design notes, the shared
+/// specs or oracles, or a developer's machine (`/work/...`), which a clone does not hold;
+/// `.ci/run` counts the fuzz targets there are; no fuzzing log is committed.
+#[test]
+fn docs_point_only_inside_the_repository() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    let mut dirs = vec![root.join("docs")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("docs").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                pages.push(path);
+            }
+        }
+    }
+    assert!(pages.len() > 8, "{pages:?}");
+    for page in &pages {
+        let text = std::fs::read_to_string(page).expect("page");
+        for (n, line) in text.lines().enumerate() {
+            for outside in [
+                "DESIGN.md",
+                "/work/",
+                "../shared/",
+                "shared/docs/",
+                "shared/oracles",
+            ] {
+                // An absolute path, not a folder named `work` (`target/work/`).
+                let named = line.match_indices(outside).any(|(at, _)| {
+                    outside != "/work/"
+                        || !line[..at].ends_with(|c: char| c.is_alphanumeric() || "_.-".contains(c))
+                });
+                assert!(
+                    !named,
+                    "{}:{}: names {outside}, which a clone does not have: {line}",
+                    page.display(),
+                    n + 1
+                );
+            }
+        }
+    }
+    let datum = std::fs::read_to_string(root.join("docs/frontends/datum.md")).expect("datum.md");
+    assert!(!datum.contains("not\nimplemented") && !datum.contains("is not implemented"));
+
+    let targets = std::fs::read_dir(root.join("fuzz/fuzz_targets"))
+        .expect("fuzz targets")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
+        .count();
+    let ci = std::fs::read_to_string(root.join(".ci/run")).expect(".ci/run");
+    assert!(
+        ci.contains(&format!("of the {targets} fuzz")),
+        ".ci/run does not say {targets} fuzz targets"
+    );
+    if let Ok(out) = Command::new("git")
+        .args(["ls-files", "fuzz"])
+        .current_dir(root)
+        .output()
+    {
+        let files = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !files.lines().any(|f| f.ends_with(".log")),
+            "fuzzing logs are committed"
+        );
+    }
+}
