@@ -34,7 +34,7 @@ pub(super) enum DiffOutput {
 /// `strata diff` arguments.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples (from the repository, a git checkout):\n  strata diff --base HEAD -- merge fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata diff --base HEAD --stat -- deckhand fixtures/deckhand/site\n  strata diff --output json fixtures/merge/base.yaml fixtures/merge/prod.yaml\n\nIn a pull request: strata diff --base origin/main --exit-code -- deckhand site/\n\nExit status: 0 (also when the renders differ, unless --exit-code), 1 an input is wrong, 2 the command line is wrong, 3 the renders differ (with --exit-code)."
+    after_help = "Exit status: 0 (also when the renders differ, unless --exit-code), 1 an input is wrong, 2 the command line is wrong, 3 the renders differ (with --exit-code)."
 )]
 pub(super) struct DiffArgs {
     /// Git revision whose files the base render reads (then the render command follows '--').
@@ -155,7 +155,7 @@ fn command_of(args: &[String]) -> Result<Command, Failed> {
                 .hint("write strata diff --base REV -- SUBCOMMAND ARGS..., e.g. strata diff --base main -- merge a.yaml b.yaml"),
         )
     })?;
-    let command = match cli.command {
+    let mut command = match cli.command {
         Top::Render(c) => c,
         _ => {
             return Err(plain(
@@ -167,6 +167,7 @@ fn command_of(args: &[String]) -> Result<Command, Failed> {
             ))
         }
     };
+    super::stdin::default_inputs(&mut command, super::stdin::Stdin::Unavailable).map_err(plain)?;
     if let Command::Ardana { action } = &command {
         if !matches!(action, super::ardana::ArdanaAction::Read { .. }) {
             return Err(plain(Error::new(

@@ -19,11 +19,14 @@ use std::sync::atomic::Ordering;
 mod ardana;
 mod cache;
 mod colour;
+mod completions;
 mod diff;
 mod docs;
+mod examples;
 mod files;
 mod hiera;
 mod out;
+mod stdin;
 mod tree;
 use ardana::ArdanaAction;
 use files::{write_stdout_with, MAX_INPUT_SIZE};
@@ -66,22 +69,16 @@ enum Top {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Merge cloud-init user-data parts (#cloud-config, #cloud-config-archive, MIME multipart).
-    #[command(
-        name = "cloud-init",
-        after_help = "Examples (from the repository):\n  strata cloud-init fixtures/cloud-init/runcmd/01-base.yaml fixtures/cloud-init/runcmd/02-extra.yaml\n  strata cloud-init --explain fixtures/cloud-init/runcmd/01-base.yaml fixtures/cloud-init/runcmd/02-extra.yaml\n  strata cloud-init --output json --strict fixtures/cloud-init/runcmd/01-base.yaml"
-    )]
+    #[command(name = "cloud-init")]
     CloudInit {
         #[command(flatten)]
         common: Common,
-        /// User-data files in order; '-' reads stdin.
-        #[arg(required = true)]
+        /// User-data files in order; '-' reads stdin (so does no INPUT when stdin is a pipe or a
+        /// file).
         inputs: Vec<String>,
     },
     /// Merge Heat environment files as Heat does (parameter_merge_strategies; by default a later
     /// file's value overwrites an earlier one).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata heat --template fixtures/heat/types/template.yaml -e fixtures/heat/types/env-1.yaml -e fixtures/heat/types/env-2.yaml\n  strata heat --explain --template fixtures/heat/types/template.yaml -e fixtures/heat/types/env-1.yaml fixtures/heat/types/env-2.yaml"
-    )]
     Heat {
         #[command(flatten)]
         common: Common,
@@ -91,7 +88,8 @@ enum Command {
         /// A parameter value (lowest precedence), repeatable.
         #[arg(short = 'P', long = "parameter", value_name = "NAME=VALUE")]
         params: Vec<String>,
-        /// Environment files in order, repeatable.
+        /// Environment files in order, repeatable; '-' reads stdin (so does no option at all
+        /// when stdin is a pipe or a file).
         #[arg(short = 'e', long = "environment", value_name = "ENV", num_args = 1..)]
         envs: Vec<String>,
         /// Files given without -e (an error that says how to give them).
@@ -100,9 +98,6 @@ enum Command {
     },
     /// Look up a key (or every key) through a hierarchy: Datum layers, a Datum tree, or Hiera 5
     /// (by default the most specific value wins; lookup_options choose merges).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata lookup --layer fixtures/lookup/rules/node.yml fixtures/lookup/rules/role.yml --options fixtures/lookup/rules/options.yml\n  strata lookup --hiera fixtures/hiera/site/hiera.yaml --facts fixtures/hiera/site/facts.yaml\n  strata lookup packages --hiera fixtures/hiera/site/hiera.yaml --facts fixtures/hiera/site/facts.yaml --explain-levels"
-    )]
     Lookup {
         #[command(flatten)]
         common: Common,
@@ -137,9 +132,6 @@ enum Command {
     },
     /// Render Airship Deckhand documents: layering, substitution, replacement (a child's merge
     /// action deep-merges mappings; lists and scalars replace).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata deckhand fixtures/deckhand/site\n  strata deckhand --validate --output json fixtures/deckhand/site"
-    )]
     Deckhand {
         #[command(flatten)]
         common: Common,
@@ -152,14 +144,11 @@ enum Command {
         /// Skip substitutions whose source is missing (warning) instead of failing.
         #[arg(long)]
         allow_missing_substitution_source: bool,
-        /// Files or directories (walked recursively, sorted, *.yaml / *.yml); '-' reads stdin.
-        #[arg(required = true)]
+        /// Files or directories (walked recursively, sorted, *.yaml / *.yml); '-' reads stdin
+        /// (so does no INPUT when stdin is a pipe or a file).
         inputs: Vec<String>,
     },
     /// Read, validate or write back an Ardana input model (a directory of YAML files).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata ardana read fixtures/ardana/model\n  strata ardana validate fixtures/ardana/model"
-    )]
     Ardana {
         #[command(subcommand)]
         action: ArdanaAction,
@@ -169,9 +158,6 @@ enum Command {
     /// list replaces an earlier one. With --how: cloud-init's mergers, whose defaults keep
     /// earlier values (dict() is no_replace; dict(replace) takes later values whole, without
     /// recursing).
-    #[command(
-        after_help = "Examples (from the repository):\n  strata merge fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --how 'dict(no_replace,recurse_list)+list(append)' fixtures/merge/base.yaml fixtures/merge/prod.yaml\n  strata merge --explain=/app/replicas fixtures/merge/base.yaml fixtures/merge/prod.yaml"
-    )]
     Merge {
         #[command(flatten)]
         common: Common,
@@ -184,8 +170,7 @@ enum Command {
         /// Per-path rules in lookup_options form.
         #[arg(long, value_name = "FILE", conflicts_with = "how")]
         rules: Option<String>,
-        /// Files in order; '-' reads stdin.
-        #[arg(required = true)]
+        /// Files in order; '-' reads stdin (so does no INPUT when stdin is a pipe or a file).
         inputs: Vec<String>,
     },
 }
@@ -308,6 +293,9 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            if e.kind() == clap::error::ErrorKind::DisplayHelp {
+                examples::print_for(&args);
+            }
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
@@ -540,9 +528,10 @@ fn dispatch(
 pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Error> {
     let argv = std::iter::once("strata".to_string()).chain(args.iter().cloned());
     let cli = Cli::try_parse_from(argv).map_err(|e| Error::new(ErrorKind::Usage, e.to_string()))?;
-    let Top::Render(command) = cli.command else {
+    let Top::Render(mut command) = cli.command else {
         return Err(Error::new(ErrorKind::Usage, "not a rendering command"));
     };
+    stdin::default_inputs(&mut command, stdin::Stdin::Other)?;
     let mut settings = base_settings(command.base());
     settings.explain = true;
     let mut sources = SourceMap::new();
@@ -550,7 +539,8 @@ pub fn explain_in_process(args: &[String]) -> Result<(Rendered, SourceMap), Erro
     Ok((rendered, sources))
 }
 
-fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
+fn run(mut command: Command, sources: &mut SourceMap) -> Result<(), Error> {
+    stdin::default_inputs(&mut command, stdin::Stdin::of_process())?;
     if matches!(&command, Command::Lookup { hiera_opts, .. } if hiera_opts.explain_levels) {
         return run_explain_levels(command, sources);
     }

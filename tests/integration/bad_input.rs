@@ -314,7 +314,13 @@ fn a_directory_and_a_missing_file_are_errors() {
 
 #[test]
 fn usage_errors_exit_2() {
-    strata(&["merge"]).fails(2);
+    // No input, and no pipe or file on stdin to read instead.
+    let none = crate::util::command()
+        .arg("merge")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(none.status.code(), Some(2));
     strata(&["frobnicate"]).fails(2);
     strata(&["merge", "--how", "list", "cloud-init/runcmd/01-base.yaml"]).fails(2);
     strata(&[

@@ -605,7 +605,14 @@ fn no_environment_file_renders_the_template_and_cli_parameters() {
         run.stderr
     );
     assert!(out.contains("resource_registry: {}"), "{out}");
-    let err = strata(&["heat"]).fails(2).to_string();
+    // Nothing at all, and no pipe or file on stdin to read as the environment instead.
+    let none = crate::util::command()
+        .arg("heat")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(none.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&none.stderr);
     assert!(
         err.contains("needs environment files (-e), a template"),
         "{err}"

@@ -128,12 +128,16 @@ pub fn read_set(nodes: Vec<Node>, par: (usize, usize)) -> Result<Set> {
         return Err(e);
     }
     let Some(policy_at) = groups.iter().find_map(|g| g.policy) else {
+        let hint = match count {
+            0 => "the inputs hold no document at all; give the site's files (a LayeringPolicy and the documents it layers)",
+            _ => "add a document with schema: deckhand/LayeringPolicy/v1 and data: {layerOrder: [global, site]}",
+        };
         return Err(fail(
             Some("LayeringPolicyNotFound"),
             "Required LayeringPolicy was not found for layering",
             first,
         )
-        .hint("add a document with schema: deckhand/LayeringPolicy/v1 and data: {layerOrder: [global, site]}"));
+        .hint(hint));
     };
     let mut set = Set {
         docs: Vec::with_capacity(count),
