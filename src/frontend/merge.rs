@@ -74,13 +74,10 @@ pub fn render(
             ));
         }
         if docs.is_empty() {
-            warnings.push(crate::error::Warning::new(
-                WarnKind::EmptyInput,
-                format!(
-                    "{} holds no document (only comments or blank lines): it adds nothing",
-                    sources.name(loaded.id)
-                ),
+            warnings.push(super::no_document(
+                sources.name(loaded.id),
                 super::file_span(loaded.id),
+                "it adds nothing",
             ));
         }
         layers.extend(docs);

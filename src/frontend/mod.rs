@@ -140,3 +140,13 @@ pub fn check_size(input: &Input, settings: &Settings) -> Result<()> {
 pub fn file_span(id: SourceId) -> Span {
     Span::new(id, 0, 0)
 }
+
+/// The warning for an input that holds no document (empty, blank, only comments or empty
+/// documents): one rule for every front-end (docs/warnings.md, `empty-input`).
+pub fn no_document(name: &str, at: Span, effect: &str) -> crate::error::Warning {
+    crate::error::Warning::new(
+        crate::error::WarnKind::EmptyInput,
+        format!("{name} holds no document (it is empty, blank or only comments): {effect}"),
+        at,
+    )
+}

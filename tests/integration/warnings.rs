@@ -305,7 +305,10 @@ fn a_file_with_no_document_is_one_rule_everywhere() {
         "{err}"
     );
     assert!(err.contains("error: LayeringPolicyNotFound"), "{err}");
-    assert!(err.contains("hint: the inputs hold no document at all"), "{err}");
+    assert!(
+        err.contains("hint: the inputs hold no document at all"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use super::doc::Doc;
 use super::fail;
-use crate::error::{Error, Result, WarnKind, Warning};
+use crate::error::{Error, Result, Warning};
 use crate::frontend::{parse_inputs, Input, Settings};
 use crate::load::yaml;
 use crate::value::{Node, SourceMap, Span};
@@ -36,10 +36,10 @@ pub fn documents(
         }
     }
     for name in blank {
-        warnings.push(Warning::new(
-            WarnKind::EmptyInput,
-            format!("{name} holds no document (it is empty): it adds nothing to the set"),
+        warnings.push(crate::frontend::no_document(
+            &name,
             Span::NONE,
+            "it adds nothing to the set",
         ));
     }
     let parsed = parse_inputs(texts, sources, settings, |_, text, id, warnings| {
@@ -55,13 +55,10 @@ pub fn documents(
         let before = docs.len();
         docs.extend(loaded.value?.into_iter().filter(|d| !d.is_null()));
         if docs.len() == before {
-            warnings.push(Warning::new(
-                WarnKind::EmptyInput,
-                format!(
-                    "{} holds no document (only comments, blank lines or empty documents): it adds nothing to the set",
-                    sources.name(loaded.id)
-                ),
+            warnings.push(crate::frontend::no_document(
+                sources.name(loaded.id),
                 crate::frontend::file_span(loaded.id),
+                "it adds nothing to the set",
             ));
         }
         if docs.len() > settings.load.max_documents {

@@ -96,10 +96,10 @@ pub fn load(
     let doc = match doc {
         None => {
             // Heat reads it as `{}`; a file that says nothing is most likely not meant.
-            warnings.push(Warning::new(
-                WarnKind::EmptyInput,
-                format!("{} holds no document (empty, or only comments): Heat reads it as an empty environment, it adds nothing", sources.name(source)),
+            warnings.push(crate::frontend::no_document(
+                sources.name(source),
                 crate::frontend::file_span(source),
+                "Heat reads it as an empty environment, it adds nothing",
             ));
             return Ok(file);
         }

@@ -89,13 +89,10 @@ pub fn prepare(
         warnings.extend(loaded.warnings);
         let doc = loaded.value?;
         if doc.is_none() {
-            warnings.push(Warning::new(
-                WarnKind::EmptyInput,
-                format!(
-                    "{} holds no document (empty, or only comments): the layer adds nothing",
-                    sources.name(loaded.id)
-                ),
+            warnings.push(crate::frontend::no_document(
+                sources.name(loaded.id),
                 crate::frontend::file_span(loaded.id),
+                "the layer adds nothing",
             ));
         }
         docs.push(doc);
