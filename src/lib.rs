@@ -32,4 +32,5 @@ pub mod render;
 pub mod rendered;
 pub mod strategy;
 pub mod value;
-pub mod warning;
+/// Warnings, their kinds and the `--strict` / `--allow` / `--deny` policy (part of `error`).
+pub use error::warning;

@@ -25,6 +25,36 @@ pub struct Rendered {
     pub stream: Option<Stream>,
 }
 
+impl Rendered {
+    /// A front-end's result: the document, its warnings and (with `--explain`) its trace.
+    /// Everything else is set by the `with_*` methods of the front-ends that have it.
+    pub fn new(doc: Node, warnings: Vec<Warning>, trace: Option<Trace>) -> Rendered {
+        Rendered {
+            doc,
+            header: None,
+            warnings,
+            notes: Vec::new(),
+            trace,
+            stream: None,
+        }
+    }
+    /// The first line of YAML output (`#cloud-config`).
+    pub fn with_header(mut self, header: &'static str) -> Rendered {
+        self.header = Some(header);
+        self
+    }
+    /// Facts `--explain` says about values (not warnings).
+    pub fn with_notes(mut self, notes: Vec<Warning>) -> Rendered {
+        self.notes = notes;
+        self
+    }
+    /// The result is a stream of documents (`doc` is their list).
+    pub fn with_stream(mut self, stream: Stream) -> Rendered {
+        self.stream = Some(stream);
+        self
+    }
+}
+
 /// What the explanation says about the documents of a stream, one entry per item of `doc`.
 #[derive(Debug, Default)]
 pub struct Stream {

@@ -94,15 +94,7 @@ fn validate(base: &super::Base, dir: &Path, sources: &mut SourceMap) -> Result<(
     };
     let (summary, warnings) =
         crate::frontend::ardana::validate(&job, &mut DiskFiles, sources, &settings)?;
-    let rendered = crate::rendered::Rendered {
-        doc: crate::value::Node::null(crate::value::Span::NONE),
-        header: None,
-        warnings,
-        notes: Vec::new(),
-        trace: None,
-        stream: None,
-    };
-    super::report_warnings(&rendered.warnings, sources, &super::policy_of(base)?)?;
+    super::report_warnings(&warnings, sources, &super::policy_of(base)?)?;
     let _ = super::print_with(|w| writeln!(w, "{summary}"));
     Ok(())
 }

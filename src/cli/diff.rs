@@ -324,13 +324,10 @@ fn files(args: &[String]) -> Result<(Render, Render), Failed> {
                 .next()
                 .unwrap_or_else(|| Node::null(Span::NONE))
         };
-        Rendered {
-            doc,
-            header: None,
-            warnings: Vec::new(),
-            notes: Vec::new(),
-            trace: None,
-            stream: stream.then(Stream::default),
+        let rendered = Rendered::new(doc, Vec::new(), None);
+        match stream {
+            true => rendered.with_stream(Stream::default()),
+            false => rendered,
         }
     };
     Ok(((render(od), os), (render(nd), ns)))

@@ -2,6 +2,7 @@
 //! atomically to `--out`. The only module that touches files, the environment and the terminal.
 //! Exit codes: 0 rendered, 1 the input is wrong, 2 the command line is wrong; broken pipe → 0.
 
+use crate::error::warning::{Action, Policy};
 use crate::error::{Error, ErrorKind, WarnKind, Warning};
 use crate::frontend::{self, Input, Settings};
 use crate::load::YamlVersion;
@@ -9,7 +10,6 @@ use crate::render::{self, Format};
 use crate::rendered::Rendered;
 use crate::value::style::StyleSink;
 use crate::value::{Path, SourceMap, Span};
-use crate::warning::{Action, Policy};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path as FsPath, PathBuf};
@@ -609,7 +609,7 @@ fn run(mut command: Command, sources: &mut SourceMap) -> Result<(), Error> {
         let keys = rendered.doc.as_map().map(|m| {
             m.iter()
                 .take(8)
-                .map(|(k, _)| format!("/{}", crate::merge::key_text(&k.0)))
+                .map(|(k, _)| format!("/{}", crate::value::key_text(&k.0)))
                 .collect::<Vec<_>>()
                 .join(", ")
         });

@@ -124,14 +124,7 @@ pub fn render(
             }
         }
     }
-    Ok(Rendered {
-        doc: acc,
-        header: None,
-        warnings,
-        notes: Vec::new(),
-        trace,
-        stream: None,
-    })
+    Ok(Rendered::new(acc, warnings, trace))
 }
 
 /// cloud-init's defaults that surprise a `--how` user: `dict()` without `replace` keeps the

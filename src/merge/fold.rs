@@ -37,7 +37,7 @@ pub fn fold_index(map: &Map) -> rustc_hash::FxHashMap<String, usize> {
 
 /// A key's text without allocating for string keys.
 pub fn key_str(k: &Key) -> std::borrow::Cow<'_, str> {
-    super::key_cow(&k.0)
+    crate::value::key_cow(&k.0)
 }
 
 /// Finds a key in a map the way the rules compare keys.

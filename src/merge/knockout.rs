@@ -66,7 +66,7 @@ fn strip(
                 if child == Shape::Scalar || (child == Shape::Map && !deep_here) {
                     continue;
                 }
-                path.push(super::key_cow(&k.0).into());
+                path.push(crate::value::key_cow(&k.0).into());
                 let own = ctx.rules.explicit(path).map(|r| &r.strategy);
                 let taken = v.take();
                 *v = match (child, own) {

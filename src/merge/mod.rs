@@ -21,7 +21,7 @@ pub mod trace;
 pub mod union;
 
 use crate::strategy::{Merger as Spec, MergerSpec, RuleSet, Stack, StrMethod};
-use crate::value::{Key, Kind, Node, Path, Span};
+use crate::value::{key_cow, Key, Kind, Node, Path, Span};
 pub use fault::{MergeError, Notice, NoticeKind, PyError, PyFault};
 pub use trace::{Outcome, Prior, RuleRef, Step, Trace};
 
@@ -313,27 +313,5 @@ impl<'a> Engine<'a> {
             let rule = rule.map(RuleRef::from);
             trace.record(&self.path, outcome, rule, value, overrode, others);
         }
-    }
-}
-
-/// `key_text` without a copy for string keys.
-pub fn key_cow(k: &Node) -> std::borrow::Cow<'_, str> {
-    match &k.kind {
-        Kind::Str(s) => std::borrow::Cow::Borrowed(s),
-        _ => std::borrow::Cow::Owned(key_text(k)),
-    }
-}
-
-/// A key as a path segment: strings as they are, other scalars as YAML would print them.
-pub fn key_text(k: &Node) -> String {
-    match &k.kind {
-        Kind::Str(s) => s.to_string(),
-        Kind::Timestamp(s) | Kind::BigInt(s) => s.to_string(),
-        Kind::Null => "null".into(),
-        Kind::Bool(b) => b.to_string(),
-        Kind::Int(i) => i.to_string(),
-        Kind::Float(f) => f.to_string(),
-        Kind::Bytes(b) => crate::value::base64(b),
-        Kind::List(_) | Kind::Map(_) | Kind::Set(_) | Kind::Tuple(_) => "?".into(),
     }
 }

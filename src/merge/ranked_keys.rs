@@ -5,8 +5,8 @@
 //! (which keys identify an item, an item's tuple hash, knockout marker items).
 
 use super::fold::{eq_fold, key_str};
-use super::key_text;
 use crate::strategy::ranked::{MapListMode, RankedStrategy};
+use crate::value::key_text;
 use crate::value::{Key, Kind, Node};
 use rustc_hash::{FxHashMap, FxHasher};
 use std::fmt::Write as _;
@@ -75,7 +75,7 @@ pub(super) fn scalar_text(n: &Node) -> Option<String> {
         Kind::Timestamp(s) | Kind::BigInt(s) => s.to_string(),
         Kind::Bool(b) => b.to_string(),
         Kind::Int(i) => i.to_string(),
-        Kind::Float(f) => crate::render::yaml::float_text(*f),
+        Kind::Float(f) => crate::load::canon::float_text(*f),
         _ => return None,
     })
 }
@@ -112,7 +112,7 @@ pub(super) fn hash_value(n: &Node, fold: bool, h: &mut FxHasher) {
             }
             Kind::Float(f) => {
                 h.write_u8(1);
-                let _ = HashText { h, fold }.write_str(&crate::render::yaml::float_text(*f));
+                let _ = HashText { h, fold }.write_str(&crate::load::canon::float_text(*f));
             }
             // Never equal to anything but themselves (`value_eq`): hashed by kind.
             Kind::Bytes(_) | Kind::Set(_) | Kind::Tuple(_) => h.write_u8(4),

@@ -2,8 +2,8 @@
 //! A step names the output path, the outcome, the merger that decided (its text and where it
 //! was written), the span of the value that won, and the values it overrode or ignored.
 
-use super::key_text;
 use crate::strategy::{Merger, Origin};
+use crate::value::key_text;
 use crate::value::{Kind, Node, Path, Span};
 use std::collections::HashMap;
 use std::fmt;

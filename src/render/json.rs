@@ -69,7 +69,7 @@ fn check_keys(m: &Map) -> Result<()> {
                 ErrorKind::Merge,
                 format!(
                     "the key {} ({}) has no JSON form: a JSON object's keys are strings",
-                    crate::merge::key_text(&k.0),
+                    crate::value::key_text(&k.0),
                     k.0.kind_phrase()
                 ),
             )

@@ -5,6 +5,7 @@
 //! Python-like dictionaries. `PartialEq` on `Node` is structural, typed and span-blind.
 
 pub mod dpath;
+mod key;
 mod map;
 mod path;
 pub mod py;
@@ -13,6 +14,7 @@ mod span;
 pub mod style;
 mod text;
 
+pub use key::{key_cow, key_text};
 pub use map::{Lookup, Map};
 pub use path::{Path, Seg};
 pub use span::{push_int, Location, Reload, Source, SourceId, SourceMap, Span};

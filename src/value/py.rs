@@ -75,10 +75,64 @@ fn repr_into(out: &mut String, node: &Node) {
             }
             out.push('}');
         }
-        // Kinds added later (binary data, sets, pairs): their YAML spelling.
-        #[allow(unreachable_patterns)]
-        _ => out.push_str(crate::render::yaml::to_string(node, None).trim_end()),
+        Kind::Bytes(b) => bytes_repr(out, b),
+        // PyYAML builds `!!set` as a Python set: `set()` when empty. (Python prints a set in
+        // hash order, which differs run to run for strings; this is the written order.)
+        Kind::Set(m) if m.is_empty() => out.push_str("set()"),
+        Kind::Set(m) => {
+            out.push('{');
+            for (i, (k, _)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                repr_into(out, &k.0);
+            }
+            out.push('}');
+        }
+        // A pair of `!!pairs` / `!!omap`: a Python tuple (one item: `(x,)`).
+        Kind::Tuple(items) => {
+            out.push('(');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                repr_into(out, item);
+            }
+            if items.len() == 1 {
+                out.push(',');
+            }
+            out.push(')');
+        }
     }
+}
+
+/// Python's `repr(bytes)`: `b'...'` (`b"..."` when only `'` occurs), `\t` `\n` `\r`, the
+/// quote and `\\` escaped, other bytes outside 0x20..0x7e as `\xhh`.
+fn bytes_repr(out: &mut String, b: &[u8]) {
+    let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
+    out.push('b');
+    out.push(quote);
+    for &c in b {
+        match c {
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\\' => out.push_str("\\\\"),
+            c if char::from(c) == quote => {
+                out.push('\\');
+                out.push(quote);
+            }
+            0x20..=0x7e => out.push(char::from(c)),
+            c => {
+                let _ = write!(out, "\\x{c:02x}");
+            }
+        }
+    }
+    out.push(quote);
 }
 
 /// Python's `repr(float)`: the shortest digits that read back, in fixed notation when the
@@ -353,6 +407,19 @@ mod tests {
             py_str(&v("[2024-01-05, 2001-12-14 21:59:43.5]")),
             "[datetime.date(2024, 1, 5), datetime.datetime(2001, 12, 14, 21, 59, 43, 500000)]"
         );
+        // Binary data, sets and pairs as PyYAML builds them (bytes, set, list of tuples);
+        // expected strings from Python 3's str() of yaml.safe_load.
+        for (yaml, want) in [
+            ("!!binary J2EiXG4=", r#"b'\'a"\\n'"#),
+            ("!!binary J2E=", r#"b"'a""#),
+            ("[!!binary AP8J]", r"[b'\x00\xff\t']"),
+            ("!!set {a: null}", "{'a'}"),
+            ("!!set {}", "set()"),
+            ("!!pairs [a: 1, b: 2]", "[('a', 1), ('b', 2)]"),
+            ("!!omap [a: 1]", "[('a', 1)]"),
+        ] {
+            assert_eq!(py_str(&v(yaml)), want, "{yaml}");
+        }
         assert_eq!(py_str(&v("[2001-12-14t21:59:43-05:00]")),
             "[datetime.datetime(2001, 12, 14, 21, 59, 43, tzinfo=datetime.timezone(datetime.timedelta(days=-1, seconds=68400)))]");
     }

@@ -8,7 +8,7 @@
 //! can report them all at once.
 
 use crate::error::{Error, ErrorKind, WarnKind, Warning};
-use crate::merge::key_text;
+use crate::value::key_text;
 use crate::value::{Key, Kind, Map, Node, Span};
 use rustc_hash::FxHashMap;
 

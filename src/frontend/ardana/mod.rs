@@ -43,14 +43,7 @@ pub fn read(
         trace: settings.explain.then(Trace::default),
     };
     let doc = run.model(&job.dir)?;
-    Ok(Rendered {
-        doc,
-        header: None,
-        warnings: run.warnings,
-        notes: Vec::new(),
-        trace: run.trace,
-        stream: None,
-    })
+    Ok(Rendered::new(doc, run.warnings, run.trace))
 }
 
 /// Checks the model in `job.dir`: the summary line when it keeps every rule, else an error
@@ -313,7 +306,7 @@ impl Run<'_> {
             for (k, v) in map.iter() {
                 let mut at = Path::root();
                 at.push_key("inputModel");
-                at.push_key(&crate::merge::key_text(&k.0));
+                at.push_key(&crate::value::key_text(&k.0));
                 let old = model.input.get(k);
                 match (&v.kind, old) {
                     (Kind::List(items), _) => {
@@ -335,17 +328,17 @@ impl Run<'_> {
                             kind: Kind::Map(pt),
                             ..
                         }),
-                    ) if crate::merge::key_text(&k.0) == "pass-through" => {
+                    ) if crate::value::key_text(&k.0) == "pass-through" => {
                         for (pk, pv) in m.iter() {
                             let mut p = at.clone();
-                            p.push_key(&crate::merge::key_text(&pk.0));
+                            p.push_key(&crate::value::key_text(&pk.0));
                             let before = pt.get(pk);
                             match (&pv.kind, before) {
                                 (Kind::Map(children), Some(b)) if b.as_map().is_some() => {
                                     for (ck, cv) in children.iter() {
                                         let mut c = p.clone();
-                                        c.push_key(&crate::merge::key_text(&ck.0));
-                                        let prior = b.get(&crate::merge::key_text(&ck.0));
+                                        c.push_key(&crate::value::key_text(&ck.0));
+                                        let prior = b.get(&crate::value::key_text(&ck.0));
                                         record_set(trace, &c, &rule, cv, prior);
                                     }
                                 }
@@ -386,7 +379,7 @@ fn sorted(entries: Vec<(&str, Node)>) -> Node {
 /// A map rebuilt with its keys in sorted order.
 fn sort_map(map: Map) -> Node {
     let mut entries: Vec<(Key, Node)> = map.into_iter().collect();
-    entries.sort_by_key(|(k, _)| crate::merge::key_text(&k.0));
+    entries.sort_by_key(|(k, _)| crate::value::key_text(&k.0));
     let mut out = Map::new();
     for (k, v) in entries {
         out.insert(k, v);

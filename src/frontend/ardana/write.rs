@@ -20,7 +20,7 @@ use super::walk::{self, Entry};
 use crate::error::{Error, ErrorKind, Result};
 use crate::frontend::{add_text_input, Files, Settings};
 use crate::load;
-use crate::merge::key_text;
+use crate::value::key_text;
 use crate::value::py::py_str;
 use crate::value::style::StyleSink;
 use crate::value::{Key, Kind, Map, Node, SourceMap, Span};

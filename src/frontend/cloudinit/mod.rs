@@ -99,14 +99,7 @@ pub fn render(
             }
         }
     }
-    Ok(Rendered {
-        doc: buf,
-        header: Some("#cloud-config"),
-        warnings,
-        notes: Vec::new(),
-        trace,
-        stream: None,
-    })
+    Ok(Rendered::new(buf, warnings, trace).with_header("#cloud-config"))
 }
 
 /// Why a part was dropped.

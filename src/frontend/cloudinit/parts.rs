@@ -541,7 +541,7 @@ fn explode_archive(
                         }
                         let value = match &v.kind {
                             Kind::Str(s) => s.to_string(),
-                            _ => crate::merge::key_text(v),
+                            _ => crate::value::key_text(v),
                         };
                         Some(Header {
                             name: name.to_string(),

@@ -222,14 +222,7 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
     if job.check_schemas {
         check::check(&list, &schema_docs, sources)?;
     }
-    Ok(Rendered {
-        doc: Node::list(list, Span::NONE),
-        header: None,
-        warnings,
-        notes: Vec::new(),
-        trace,
-        stream: Some(stream),
-    })
+    Ok(Rendered::new(Node::list(list, Span::NONE), warnings, trace).with_stream(stream))
 }
 
 /// The render loop of `DocumentLayering.render()`.

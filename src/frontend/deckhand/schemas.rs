@@ -4,7 +4,7 @@
 //! with the value's position, its JSON Pointer, the rule and where the rule is written.
 //! `check` uses them for `--check-schemas`.
 
-use crate::merge::key_text;
+use crate::value::key_text;
 use crate::value::{Kind, Node, Path, Seg, Span};
 use rustc_hash::FxHashMap;
 use serde_json::Value;

@@ -379,7 +379,7 @@ fn root_update(data: &Node, result: Node, path: &str, cx: &mut Cx<'_>, at: Span)
     let kept: Vec<String> = old
         .keys()
         .filter(|k| !new.contains_key(*k))
-        .map(|k| crate::merge::key_text(&k.0))
+        .map(|k| crate::value::key_text(&k.0))
         .collect();
     for (k, v) in new.iter() {
         merged.insert(k.clone(), v.clone());

@@ -103,7 +103,7 @@ impl Check<'_> {
         let extra: Vec<String> = m
             .keys()
             .filter(|k| !k.as_str().is_some_and(|s| keys.contains(&s)))
-            .map(|k| format!("'{}'", crate::merge::key_text(&k.0)))
+            .map(|k| format!("'{}'", crate::value::key_text(&k.0)))
             .collect();
         if !extra.is_empty() {
             let verb = if extra.len() == 1 { "was" } else { "were" };

@@ -6,7 +6,7 @@
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{check_size, Input, Settings};
 use crate::load::{self, yaml};
-use crate::merge::key_text;
+use crate::value::key_text;
 use crate::value::{Kind, Node, SourceId, SourceMap, Span};
 
 /// A section of the merged environment, in the order Heat's API creates them.

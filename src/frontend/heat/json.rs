@@ -67,7 +67,7 @@ fn key_string(k: &Node) -> String {
         Kind::Null => "null".into(),
         Kind::Bool(b) => b.to_string(),
         Kind::Float(f) => float_repr(*f),
-        _ => crate::merge::key_text(k),
+        _ => crate::value::key_text(k),
     }
 }
 

@@ -74,7 +74,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
             for (k, _) in base.as_map().into_iter().flat_map(|m| m.iter()) {
                 if schema.get(k).is_none() {
                     warnings.push(Warning::new(WarnKind::UndeclaredParameter,
-                        format!("-P {}: the template declares no parameter of that name: Heat refuses it when it validates the stack (strata passes it through)", crate::merge::key_text(&k.0)),
+                        format!("-P {}: the template declares no parameter of that name: Heat refuses it when it validates the stack (strata passes it through)", crate::value::key_text(&k.0)),
                         k.span(),
                     ));
                 }
@@ -142,14 +142,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
     for (section, node) in Section::ALL.iter().zip(heat.sections) {
         doc.insert(Key::str(section.name()), node);
     }
-    Ok(Rendered {
-        doc: Node::map(doc, Span::NONE),
-        header: None,
-        warnings: heat.warnings,
-        notes,
-        trace: heat.trace,
-        stream: None,
-    })
+    Ok(Rendered::new(Node::map(doc, Span::NONE), heat.warnings, heat.trace).with_notes(notes))
 }
 
 /// For `--explain`: each `parameter_defaults` entry whose parameter also has a value in
@@ -166,7 +159,7 @@ fn shadowed_defaults(sections: &[Node], sources: &SourceMap) -> Vec<Warning> {
     let mut notes = Vec::new();
     for (k, v) in defaults.iter() {
         let Some(p) = params.get(k) else { continue };
-        let name = crate::merge::key_text(&k.0);
+        let name = crate::value::key_text(&k.0);
         let at = match sources.locate(p.span) {
             Some(l) => format!(" at {l}"),
             None => String::new(),

@@ -11,8 +11,9 @@ use super::strategy::{FileStrategies, Name};
 use super::types::PType;
 use super::Heat;
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
-use crate::merge::{key_text, Outcome, RuleRef};
+use crate::merge::{Outcome, RuleRef};
 use crate::strategy::Origin;
+use crate::value::key_text;
 use crate::value::{Key, Kind, Node};
 
 impl Heat<'_> {

@@ -7,8 +7,8 @@ use super::env::{EnvFile, Section, SEED, STRATEGIES};
 use super::strategy::{Choice, FileStrategies, Name};
 use super::types::{PType, Schema};
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
-use crate::merge::key_text;
 use crate::strategy::Origin;
+use crate::value::key_text;
 use crate::value::{Key, Node, Span};
 
 /// The shipped strategy a proposed one means.

@@ -199,7 +199,7 @@ pub fn added_entries(
             for (k, v) in map.iter() {
                 let rule = rule_of(k);
                 let mut at = path.clone();
-                at.push_key(&crate::merge::key_text(&k.0));
+                at.push_key(&crate::value::key_text(&k.0));
                 trace.record(&at, Outcome::Added, rule, v.span, &[], &[]);
             }
         }

@@ -5,8 +5,9 @@
 
 use super::env::STRATEGIES;
 use crate::error::{Error, ErrorKind, WarnKind, Warning};
-use crate::merge::{key_text, RuleRef};
+use crate::merge::RuleRef;
 use crate::strategy::Origin;
+use crate::value::key_text;
 use crate::value::{Key, Kind, Node, SourceMap, Span};
 use rustc_hash::FxHashMap;
 

@@ -108,13 +108,13 @@ impl Schema {
                     ErrorKind::Parse,
                     format!(
                         "template parameter '{}' has no {type_key}",
-                        crate::merge::key_text(&name.0)
+                        crate::value::key_text(&name.0)
                     ),
                 )
                 .at(if decl.span.is_none() { name.span() } else { decl.span })
                 .hint(format!(
                     "declare it as {}: {{{type_key}: string}} (or number, comma_delimited_list, json, boolean)",
-                    crate::merge::key_text(&name.0)
+                    crate::value::key_text(&name.0)
                 ))
             })?;
             let parsed = ty.as_str().and_then(PType::parse).ok_or_else(|| {
@@ -122,7 +122,7 @@ impl Schema {
                     ErrorKind::Parse,
                     format!(
                         "template parameter '{}' has an unknown type {}",
-                        crate::merge::key_text(&name.0),
+                        crate::value::key_text(&name.0),
                         crate::render::yaml::to_string(ty, None).trim_end()
                     ),
                 )

@@ -77,7 +77,7 @@ impl Behaviour {
                 let opts = m
                     .iter()
                     .filter(|(k, _)| k.as_str() != Some("strategy"))
-                    .map(|(k, v)| (crate::merge::key_text(&k.0), v.clone()))
+                    .map(|(k, v)| (crate::value::key_text(&k.0), v.clone()))
                     .collect();
                 (name, opts)
             }

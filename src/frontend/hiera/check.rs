@@ -128,7 +128,7 @@ pub fn config_symbols(doc: &Node, noted: &[(Span, Refusal)], name: &str) -> Resu
             }
             Kind::Map(m) => {
                 for (k, v) in m.iter().rev() {
-                    let key = crate::merge::key_text(&k.0);
+                    let key = crate::value::key_text(&k.0);
                     todo.push((v, format!("{at} entry '{key}'")));
                 }
             }

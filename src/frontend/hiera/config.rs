@@ -104,7 +104,7 @@ fn entries(m: &Node) -> Vec<(String, &Node, Span)> {
     m.as_map()
         .map(|m| {
             m.iter()
-                .map(|(k, v)| (crate::merge::key_text(&k.0), v, k.span()))
+                .map(|(k, v)| (crate::value::key_text(&k.0), v, k.span()))
                 .collect()
         })
         .unwrap_or_default()

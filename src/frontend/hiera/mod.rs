@@ -236,14 +236,7 @@ pub fn render(
     };
     let report = h.log.as_ref().map(report::Log::text);
     Ok(HieraOutput {
-        rendered: Rendered {
-            doc,
-            header: None,
-            warnings: h.warnings,
-            notes: Vec::new(),
-            trace: h.trace,
-            stream: None,
-        },
+        rendered: Rendered::new(doc, h.warnings, h.trace),
         report,
     })
 }

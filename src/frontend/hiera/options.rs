@@ -56,7 +56,7 @@ impl Options {
     pub fn compile(m: &Map) -> Result<Options> {
         let mut opts = Options::default();
         for (k, v) in m.iter() {
-            let key = crate::merge::key_text(&k.0);
+            let key = crate::value::key_text(&k.0);
             let entry = Entry {
                 key: key.clone(),
                 value: v.clone(),

@@ -101,14 +101,7 @@ pub fn render(
             .hint("use --layer FILE... (Datum semantics) or --datum Datum.yml --node NODE.yml"))
         }
     };
-    Ok(Rendered {
-        doc,
-        header: None,
-        warnings,
-        notes: Vec::new(),
-        trace,
-        stream: None,
-    })
+    Ok(Rendered::new(doc, warnings, trace))
 }
 
 fn run_job(

@@ -11,7 +11,8 @@ use super::rules::Fallback;
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{parse_inputs, Input, Rendered, Settings};
 use crate::load::{self, yaml};
-use crate::merge::{key_text, Trace};
+use crate::merge::Trace;
+use crate::value::key_text;
 use crate::value::{Key, Map, Node, SourceMap, Span};
 
 /// The loaded files, most specific first, reporting their position in command-line order to
@@ -135,14 +136,7 @@ pub fn merge_with_rules(
     }
     let mut doc = Node::map(out, Span::NONE);
     reorder(&mut doc, &order);
-    Ok(Rendered {
-        doc,
-        header: None,
-        warnings,
-        notes: Vec::new(),
-        trace,
-        stream: None,
-    })
+    Ok(Rendered::new(doc, warnings, trace))
 }
 
 /// Says what plain `strata merge` says for the same event. The lookup walks the files most

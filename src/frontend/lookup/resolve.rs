@@ -9,9 +9,10 @@ use crate::error::{Result, Warning};
 use crate::merge::fold::{find_key, fold_index, fold_text, key_str};
 use crate::merge::knockout::{is_bare_marker, strip_markers};
 use crate::merge::rank_ctx::RankCtx;
-use crate::merge::{key_text, Engine, Outcome, RuleRef, Step, Trace};
+use crate::merge::{Engine, Outcome, RuleRef, Step, Trace};
 use crate::strategy::selector::PathRules;
 use crate::strategy::{Merger, MergerSpec, RuleSet};
+use crate::value::key_text;
 use crate::value::{Key, Kind, Map, Node, Path, Seg, Span};
 use rustc_hash::FxHashMap;
 

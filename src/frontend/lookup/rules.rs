@@ -7,10 +7,10 @@
 
 use super::names::{self, field_rule, NameMatch, Preset};
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
-use crate::merge::key_text;
 use crate::strategy::ranked::{Field, MapMode, RankedStrategy, RuleId};
 use crate::strategy::selector::{split_path, PathRule, PathRules, RuleKind};
 use crate::strategy::Origin;
+use crate::value::key_text;
 use crate::value::{Kind, Node, Span};
 
 /// What applies where no rule and no `default_lookup_options` is written.

@@ -6,10 +6,11 @@
 //! ancestor's), only where a change is reported.
 
 use super::{At, Cause, CauseKind, Change, Kind, Provenance, Side};
-use crate::merge::{key_cow, Outcome, Step, Trace};
+use crate::merge::{Outcome, Step, Trace};
 use crate::render::explain::{may_copy, short_value, shown_outcome, step_of, trace_of};
 use crate::rendered::StreamDoc;
 use crate::strategy::Origin;
+use crate::value::key_cow;
 use crate::value::{Kind as K, Node, Path, SourceMap, Span};
 use rustc_hash::FxHashMap;
 

@@ -10,10 +10,11 @@ use warnings::Warnings;
 
 use super::Format;
 use crate::error::Result;
-use crate::merge::{key_cow, key_text, Outcome, Prior, RuleRef, Step, Trace};
+use crate::merge::{Outcome, Prior, RuleRef, Step, Trace};
 use crate::rendered::{Rendered, StreamDoc};
 use crate::strategy::Origin;
 use crate::value::style::StyleBook;
+use crate::value::{key_cow, key_text};
 
 use crate::value::{push_int, Kind, Node, Path, Seg, SourceMap, Span};
 use std::fmt::Write as _;

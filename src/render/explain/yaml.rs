@@ -2,10 +2,11 @@
 //! header of `--explain=POINTER`, and the list of values that are not in the result.
 
 use super::{comment_into, default_rules, located, priors, rule_text, Warnings};
-use crate::merge::{key_cow, Outcome, Step, Trace};
+use crate::merge::{Outcome, Step, Trace};
 use crate::render::yaml::{self, Annotator, Place};
 use crate::render::yaml_scalar::push_comment_text;
 use crate::rendered::{Rendered, StreamDoc};
+use crate::value::key_cow;
 use crate::value::style::StyleBook;
 use crate::value::{Kind, Node, Path, SourceMap, Span};
 use std::fmt::Write as _;

@@ -40,7 +40,7 @@ pub fn pointer(data: &Node, locs: &[Loc], out: &mut crate::value::Path) {
                 let Some((k, v)) = m.get_index(*i) else {
                     return;
                 };
-                out.push_key(&crate::merge::key_cow(&k.0));
+                out.push_key(&crate::value::key_cow(&k.0));
                 cur = v;
             }
             (Loc::Item(i), Kind::List(l) | Kind::Tuple(l)) => {

@@ -278,7 +278,7 @@ pub(super) fn fields_update(
     };
     let mut written = Vec::new();
     for k in names {
-        let name = crate::merge::key_text(&k.0);
+        let name = crate::value::key_text(&k.0);
         let present = match &node.kind {
             Kind::Bool(_) => false,
             Kind::Map(m) | Kind::Set(m) => m.contains_key(&k),

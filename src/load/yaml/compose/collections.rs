@@ -156,6 +156,6 @@ fn node_id(n: &Node) -> &'static str {
 pub(in crate::load::yaml) fn describe_key(k: &Node) -> String {
     match &k.kind {
         Kind::Str(s) => format!("'{s}'"),
-        _ => crate::merge::key_text(k),
+        _ => crate::value::key_text(k),
     }
 }

@@ -2,8 +2,10 @@
 //! caret rendering shared by errors and warnings.
 
 use crate::value::{Path, SourceMap, Span};
-pub use crate::warning::{Kind as WarnKind, Warning};
+pub mod warning;
+
 use std::fmt::Write as _;
+pub use warning::{Kind as WarnKind, Warning};
 
 /// What went wrong, which decides the exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
