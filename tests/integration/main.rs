@@ -16,6 +16,7 @@ mod hiera;
 mod hiera_index;
 mod hiera_psych;
 mod jobs;
+mod layering;
 mod layers;
 mod lookup;
 mod merge;
