@@ -199,6 +199,26 @@ impl Trace {
         self.push(step);
     }
 
+    /// `record` for a decision whose earlier values are already `Prior`s.
+    pub fn record_priors(
+        &mut self,
+        path: &Path,
+        outcome: Outcome,
+        rule: Option<RuleRef>,
+        value: Span,
+        overrode: ThinVec<Prior>,
+    ) {
+        self.push(Step {
+            layer: self.layer,
+            path: path.clone(),
+            outcome,
+            rule,
+            value,
+            overrode,
+            others: ThinVec::new(),
+        });
+    }
+
     pub fn push(&mut self, step: Step) {
         let i = self.steps.len();
         let before = self.by_value.insert(step.value, i).unwrap_or(NO_STEP);

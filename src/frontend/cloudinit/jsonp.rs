@@ -8,7 +8,7 @@ use crate::frontend::cloudinit::parts::Part;
 use crate::frontend::{file_span, Settings};
 use crate::load::json;
 use crate::load::yaml::tree_depth;
-use crate::merge::{Outcome, Step, Trace};
+use crate::merge::{Outcome, Trace};
 use crate::value::{Key, Kind, Node, Path, Seg, SourceMap, Span};
 
 pub fn apply(
@@ -90,17 +90,8 @@ pub fn apply(
         }
     }
     if let Some(t) = trace {
-        let layer = t.layer;
         for (path, outcome, value, prior) in steps {
-            t.push(Step {
-                layer,
-                path,
-                outcome,
-                rule: None,
-                value,
-                overrode: prior.into_iter().collect(),
-                others: thin_vec::ThinVec::new(),
-            });
+            t.record_priors(&path, outcome, None, value, prior.into_iter().collect());
         }
     }
     Ok(doc)

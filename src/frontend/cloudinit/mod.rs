@@ -10,7 +10,7 @@ pub mod parts;
 use super::{file_span, Input, Rendered, Settings};
 use crate::error::{ErrorKind, Result, WarnKind, Warning};
 use crate::load::yaml;
-use crate::merge::{Engine, Outcome, Step, Trace};
+use crate::merge::{Engine, Outcome, Trace};
 use crate::strategy::{Origin, RuleSet, Stack};
 use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
 use how::{Failure, HowError};
@@ -67,15 +67,14 @@ pub fn render(
                 }
                 buf = old;
                 if let Some(t) = trace.as_mut() {
-                    t.push(Step {
-                        layer: index as u32,
-                        path: Path::root(),
-                        outcome: Outcome::DroppedPart,
-                        rule: None,
-                        value: drop.span,
-                        overrode: thin_vec::ThinVec::new(),
-                        others: thin_vec::ThinVec::new(),
-                    });
+                    t.record(
+                        &Path::root(),
+                        Outcome::DroppedPart,
+                        None,
+                        drop.span,
+                        &[],
+                        &[],
+                    );
                 }
                 let verb = match drop.failure {
                     Failure::Rejected => "rejected",

@@ -14,7 +14,7 @@ use super::locate::{self, Location};
 use super::report::{say, value as show, Log};
 use super::state::Hiera;
 use crate::error::{Error, ErrorKind, Result};
-use crate::merge::{Outcome, Step};
+use crate::merge::Outcome;
 use crate::value::{Key, Kind, Map, Node, Path as VPath, Span};
 
 /// Deepest chain of lookups inside interpolations (each one recurses).
@@ -226,15 +226,14 @@ impl Hiera<'_> {
     fn first_step(&mut self, b: &Behaviour, i: usize, levels: bool, v: &Node) {
         let level = self.level_name(i, levels);
         if let Some(t) = self.trace.as_mut() {
-            t.push(Step {
-                layer: t.layer,
-                path: VPath::root(),
-                outcome: Outcome::Added,
-                rule: Some(b.rule(&level)),
-                value: v.span,
-                overrode: thin_vec::ThinVec::new(),
-                others: thin_vec::ThinVec::new(),
-            });
+            t.record(
+                &VPath::root(),
+                Outcome::Added,
+                Some(b.rule(&level)),
+                v.span,
+                &[],
+                &[],
+            );
         }
     }
 

@@ -9,7 +9,7 @@ use crate::error::{Result, Warning};
 use crate::merge::fold::{find_key, fold_index, fold_text, key_str};
 use crate::merge::knockout::{is_bare_marker, strip_markers};
 use crate::merge::rank_ctx::RankCtx;
-use crate::merge::{Engine, Outcome, RuleRef, Step, Trace};
+use crate::merge::{Engine, Outcome, RuleRef, Trace};
 use crate::strategy::selector::PathRules;
 use crate::strategy::{Merger, MergerSpec, RuleSet};
 use crate::value::key_text;
@@ -153,15 +153,14 @@ impl Run<'_> {
             acc = Some(match acc {
                 None => {
                     if let Some(t) = self.trace.as_deref_mut() {
-                        t.push(Step {
-                            layer,
-                            path: Path::root(),
-                            outcome: Outcome::Added,
-                            rule: Some(RuleRef::from(strategy.rule_for(&value))),
-                            value: value.span,
-                            overrode: thin_vec::ThinVec::new(),
-                            others: thin_vec::ThinVec::new(),
-                        });
+                        t.record(
+                            &Path::root(),
+                            Outcome::Added,
+                            Some(RuleRef::from(strategy.rule_for(&value))),
+                            value.span,
+                            &[],
+                            &[],
+                        );
                     }
                     value
                 }
