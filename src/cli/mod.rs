@@ -4,7 +4,7 @@
 
 use crate::error::warning::{Action, Policy};
 use crate::error::{Error, ErrorKind, WarnKind, Warning};
-use crate::frontend::{self, Input, Settings};
+use crate::frontend::Settings;
 use crate::load::YamlVersion;
 use crate::render::{self, Format};
 use crate::rendered::Rendered;
@@ -25,14 +25,15 @@ mod docs;
 mod examples;
 mod files;
 mod hiera;
+mod job;
 mod out;
 mod stdin;
 mod tree;
 use ardana::ArdanaAction;
 use files::{write_stdout_with, MAX_INPUT_SIZE};
-use hiera::{hiera_job, run_explain_levels, HieraOpts};
+use hiera::{run_explain_levels, HieraOpts};
 pub use out::write_out_with;
-use tree::{read_inputs, read_needed, Disk, Tree, TreeFiles};
+use tree::{Disk, Tree};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -368,159 +369,15 @@ fn base_settings(common: &Base) -> Settings {
     settings
 }
 
-/// Runs the chosen front-end on inputs read from disk.
+/// Builds the job a rendering command asks for and renders it.
 fn dispatch(
     command: Command,
     sources: &mut SourceMap,
     settings: &Settings,
     tree: &mut dyn Tree,
 ) -> Result<Rendered, Error> {
-    match command {
-        Command::CloudInit { inputs, .. } => frontend::cloudinit::render(
-            read_inputs(tree, &inputs, settings.load.par())?,
-            sources,
-            settings,
-        ),
-        Command::Deckhand {
-            inputs,
-            validate,
-            check_schemas,
-            allow_missing_substitution_source,
-            ..
-        } => {
-            let job = frontend::deckhand::DeckhandJob {
-                inputs: tree::read_tree(tree, &inputs)?,
-                validate,
-                check_schemas,
-                lenient: allow_missing_substitution_source,
-            };
-            frontend::deckhand::render(job, sources, settings)
-        }
-        Command::Ardana { action } => match action {
-            ArdanaAction::Read { dir, .. } => {
-                let job = frontend::ardana::ArdanaJob { dir };
-                frontend::ardana::read(&job, &mut TreeFiles::new(tree), sources, settings)
-            }
-            _ => Err(Error::new(ErrorKind::Usage, "not a rendering command")),
-        },
-        Command::Merge {
-            inputs, how, rules, ..
-        } => {
-            let rules = rules.map(|r| read_needed(tree, &r)).transpose()?;
-            frontend::merge::render(
-                read_inputs(tree, &inputs, settings.load.par())?,
-                how.as_deref(),
-                rules,
-                sources,
-                settings,
-            )
-        }
-        Command::Heat {
-            template,
-            params,
-            envs,
-            stray,
-            ..
-        } => {
-            if let Some(first) = stray.first() {
-                return Err(Error::new(
-                    ErrorKind::Usage,
-                    format!("'{first}' is not an environment file argument: strata heat takes environment files with -e"),
-                )
-                .hint(format!("write strata heat -e {}", stray.join(" -e "))));
-            }
-            // Heat merges zero environment files fine (the stack's own parameters and -P);
-            // with nothing at all there is nothing to render.
-            if envs.is_empty() && template.is_none() && params.is_empty() {
-                return Err(Error::new(
-                    ErrorKind::Usage,
-                    "strata heat needs environment files (-e), a template (--template) or parameters (-P)",
-                )
-                .hint("write strata heat [--template T] [-P NAME=VALUE] -e ENV..."));
-            }
-            let params = params
-                .iter()
-                .map(|p| match p.split_once('=') {
-                    Some((n, v)) => Ok((n.to_string(), v.to_string())),
-                    None => Err(Error::new(
-                        ErrorKind::Usage,
-                        format!("-P '{p}' is not NAME=VALUE"),
-                    )
-                    .hint("write -P key_name=mykey")),
-                })
-                .collect::<Result<Vec<_>, Error>>()?;
-            let job = frontend::heat::HeatJob {
-                template: template.map(|t| tree.read(&t)).transpose()?.flatten(),
-                params,
-                envs: read_inputs(tree, &envs, settings.load.par())?,
-            };
-            frontend::heat::render(job, sources, settings)
-        }
-        Command::Lookup {
-            key,
-            layer,
-            options,
-            datum,
-            node,
-            hiera,
-            facts,
-            hiera_opts,
-            ..
-        } => {
-            use frontend::lookup::{Hierarchy, LookupJob};
-            if let Some(h) = hiera {
-                let job = hiera_job(key, &h, facts, hiera_opts, tree)?;
-                return Ok(frontend::hiera::render(
-                    job,
-                    &mut TreeFiles::indexed(tree),
-                    sources,
-                    settings,
-                )?
-                .rendered);
-            }
-            let folder = |f: &str| {
-                FsPath::new(f)
-                    .parent()
-                    .map(FsPath::to_path_buf)
-                    .unwrap_or_default()
-            };
-            let hierarchy = if let Some(d) = datum {
-                let node =
-                    node.ok_or_else(|| Error::new(ErrorKind::Usage, "--datum needs --node"))?;
-                Hierarchy::Datum {
-                    root: folder(&d),
-                    datum: read_needed(tree, &d)?,
-                    node: read_needed(tree, &node)?,
-                }
-            } else if !layer.is_empty() {
-                // `--layer a --layer b KEY` reads KEY as a third layer: a last "layer" that
-                // does not exist and has no file extension is most likely the key.
-                let looks_like_key = |l: &String| {
-                    !FsPath::new(l).exists() && FsPath::new(l).extension().is_none() && l != "-"
-                };
-                if let Some(l) = layer.last().filter(|l| key.is_none() && looks_like_key(l)) {
-                    return Err(Error::new(
-                        ErrorKind::Usage,
-                        format!("--layer '{l}' is not a file"),
-                    )
-                    .hint(format!("if '{l}' is the KEY, put it before the options or after '--': strata lookup {l} --layer FILE...")));
-                }
-                Hierarchy::Layers {
-                    layers: read_inputs(tree, &layer, settings.load.par())?,
-                    options: options.map(|o| read_needed(tree, &o)).transpose()?,
-                }
-            } else {
-                return Err(Error::new(ErrorKind::Usage, "lookup needs --layer FILE..., --datum Datum.yml --node NODE.yml, or --hiera hiera.yaml"));
-            };
-            let mut read = |p: &FsPath| -> Result<Option<Input>, Error> {
-                if tree.kind(p).is_none() {
-                    return Ok(None);
-                }
-                tree.read(&p.display().to_string())
-            };
-            frontend::lookup::render(LookupJob { key, hierarchy }, &mut read, sources, settings)
-        }
-    }
+    let job = job::build(command, tree, settings)?;
+    job::render(job, tree, sources, settings)
 }
 
 /// Runs a command line (without the program name) in-process with `--explain` on, returning
