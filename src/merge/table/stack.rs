@@ -9,11 +9,16 @@ use super::{merger, Policy};
 use crate::strategy::{
     DictMethod, DictOpts, ListMethod, ListOpts, MergerSpec, RuleSet, Stack, StrMethod, StrOpts,
 };
+use crate::value::Path;
 
 /// A cloud-init merger stack from its string form (`dict(no_replace,recurse_list)+list()`),
 /// with cloud-init's option precedence (replace > no_replace; append > prepend > replace >
 /// no_replace).
 fn ci(text: &str) -> Policy {
+    Policy::Rules(RuleSet::single(ci_stack(text)))
+}
+
+fn ci_stack(text: &str) -> Stack {
     let mut mergers = Vec::new();
     for piece in text.split('+').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, rest) = piece.split_once('(').unwrap_or((piece, ")"));
@@ -60,11 +65,22 @@ fn ci(text: &str) -> Policy {
         };
         mergers.push(merger(spec, piece));
     }
-    Policy::Rules(RuleSet::single(Stack {
+    Stack {
         mergers,
         replace_unhandled: false,
         by_new_type: false,
-    }))
+    }
+}
+
+/// The deep default at the root, other stacks below JSON-Pointer prefixes.
+fn by_path(stacks: &[(&str, Stack)]) -> Policy {
+    Policy::Rules(RuleSet {
+        root: Stack::deep_default(),
+        by_path: stacks
+            .iter()
+            .map(|(p, s)| (Path::parse_pointer(p).expect("a pointer"), s.clone()))
+            .collect(),
+    })
 }
 
 /// The plain deep merge (`strata merge` without `--how`; Deckhand's `merge` action).
@@ -227,6 +243,9 @@ fn cloud_init_list() {
     merges!(l(""), "{a: [[1, 2]]}", "{a: [[9]]}" => "{a: [[9]]}");
     // An item merged by recursion dispatches on the old item's type: an old int is kept.
     merges!(l("recurse_dict"), "{a: [1]}", "{a: [{y: 2}]}" => "{a: [1]}");
+    // A tuple (`!!omap` pair) counts as a list: merged as one and made a tuple again.
+    merges!(ci("dict(recurse_list)+list(recurse_list)"), "{a: !!omap [{x: 1}]}", "{a: [[9]]}" => "{a: !!omap [{9: 1}]}");
+    merges!(ci("dict(recurse_list)+list(append)"), "{a: !!omap [{x: 1}]}", "{a: !!omap [{k: v}]}" => "{a: !!omap [{x: 1}, {k: v}]}");
     // ref §2: parts fold one after the other; the part being merged in decides.
     folds!(ci("dict(recurse_list)+list(append)"), ["{a: [1]}", "{a: [2]}", "{a: [3]}"] => "{a: [1, 2, 3]}");
     folds!(l(""), ["{a: [1, 2, 3]}", "{a: [9]}", "{a: [8, 7]}"] => "{a: [8, 7, 3]}");
@@ -247,6 +266,13 @@ fn deep_default() {
     merges!(deep(), "{a: 1}", "[1]" => "[1]", ["/ replaced"], notices ["/ kind-changed a mapping -> a list"]);
     merges!(deep(), "[1]", "[2]" => "[2]");
     merges!(deep(), "x", "{a: 1}" => "{a: 1}");
+    // Stacks chosen by path: the longest matching prefix, else the root stack.
+    let append = ci_stack("dict(recurse_list)+list(append)");
+    merges!(by_path(&[("/a", append.clone())]), "{a: {l: [1]}, b: [1]}", "{a: {l: [2]}, b: [2]}" => "{a: {l: [1, 2]}, b: [2]}");
+    merges!(by_path(&[("/a", append.clone()), ("/a/m", Stack::deep_default())]), "{a: {l: [1], m: {l: [1]}}}", "{a: {l: [2], m: {l: [2]}}}" => "{a: {l: [1, 2], m: {l: [2]}}}");
+    // The parent's merger decides whether to recurse: the deep dict replaces the list at /a/l
+    // itself, so a stack chosen for /a/l is never asked.
+    merges!(by_path(&[("/a/l", append)]), "{a: {l: [1]}}", "{a: {l: [2]}}" => "{a: {l: [2]}}");
 }
 
 #[test]
@@ -295,6 +321,7 @@ fn heat_python_specs() {
     merges!(heat_top(MergerSpec::Plus), "[1]", "[2]" => "[1, 2]");
     merges!(heat_top(MergerSpec::Plus), "1", "2" => fails "unsupported operand type(s) for +: 'int' and 'int'");
     merges!(heat_top(MergerSpec::Plus), "", "2" => fails "unsupported operand type(s) for +: 'int' and 'int'");
+    merges!(heat_top(MergerSpec::Plus), "", "a" => fails "unsupported operand type(s) for +: 'int' and 'str'");
     merges!(heat_top(MergerSpec::Plus), "a", "[1]" => fails "unsupported operand type(s) for +: 'str' and 'list'");
 }
 
