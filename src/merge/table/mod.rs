@@ -22,6 +22,10 @@ use crate::value::{Kind, Node, Path};
 pub(super) enum Policy {
     /// `Engine::merge_layer` under a rule set (the stack family).
     Rules(RuleSet),
+    /// `Engine::merge_at` this JSON Pointer (Deckhand's actions): steps recorded under it.
+    At(RuleSet, &'static str),
+    /// `merge_layer` with `recording_containers` (Heat's trace: a step per container).
+    Recording(RuleSet),
     /// `Engine::merge_with` at the root with this spec on top (an empty old text: no old value).
     With(RuleSet, Merger),
     /// The ranked merge under path rules, the old value ranking first; `strip`: the result
@@ -132,6 +136,27 @@ impl Policy {
                             continue;
                         }
                     };
+                    let r = eng.merge_layer(old, new);
+                    notices.append(&mut eng.notices);
+                    r.map_err(|(e, old)| (e.message, old))
+                }
+                Policy::At(rules, at) => {
+                    let Some(old) = acc.take() else {
+                        acc = Some(new);
+                        continue;
+                    };
+                    let at = Path::parse_pointer(at).unwrap_or_else(|e| panic!("{e}"));
+                    let mut eng = Engine::new(rules, Some(&mut trace));
+                    let r = eng.merge_at(&at, old, new);
+                    notices.append(&mut eng.notices);
+                    r.map_err(|(e, old)| (e.message, old))
+                }
+                Policy::Recording(rules) => {
+                    let Some(old) = acc.take() else {
+                        acc = Some(new);
+                        continue;
+                    };
+                    let mut eng = Engine::new(rules, Some(&mut trace)).recording_containers();
                     let r = eng.merge_layer(old, new);
                     notices.append(&mut eng.notices);
                     r.map_err(|(e, old)| (e.message, old))

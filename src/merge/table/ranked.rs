@@ -187,6 +187,9 @@ fn knockouts() {
     // A less specific marker for a key the reference lacks is carried down (and stripped).
     merges!(r(hash()), "{a: 1}", "{--b: null}" => "{a: 1, --b: null}");
     merges!(stripped(hash()), "{a: 1}", "{--b: null}" => "{a: 1}");
+    // ... with its value (Datum 0.39 adds `--b: null`), blocking `b` further down.
+    merges!(r(hash()), "{a: 1}", "{--b: 5}" => "{a: 1, --b: 5}");
+    folds!(stripped(hash()), ["{a: 1}", "{--b: 5}", "{b: 2}"] => "{a: 1}");
     // Without a prefix `--b` is an ordinary key.
     merges!(r(strat(MapMode::TopKeys, ListMode::KeepFirst, MapListMode::KeepFirst)), "{--b: null}", "{b: 2}" => "{--b: null, b: 2}");
     merges!(stripped(strat(MapMode::TopKeys, ListMode::KeepFirst, MapListMode::KeepFirst)), "{--b: null}", "{b: 2}" => "{--b: null, b: 2}");
@@ -247,6 +250,8 @@ fn lists_of_maps() {
     merges!(ukvt(&["Name"]), "[{Name: A}]", "[{name: a, v: 2}]" => "[{Name: A}]");
     merges!(ukvt(&["Name"]), "[{Name: 1}]", "[{Name: '1'}]" => "[{Name: 1}]");
     merges!(table(keys(map_lists(MapListMode::FirstByKeys), &["Name"]), Vec::new(), false, false), "[{Name: A}]", "[{Name: a}]" => "[{Name: A}, {Name: a}]");
+    // ref §8: a map as a tuple value is compared on all its keys (folded).
+    merges!(ukvt(&["Name"]), "[{Name: {a: 1}}]", "[{Name: {A: 1}, v: 1}, {Name: {a: 1, b: 2}}]" => "[{Name: {a: 1}}, {Name: {a: 1, b: 2}}]");
     // ref §8: a missing tuple key matches nothing (noticed once).
     merges!(ukvt(&["Name"]), "[{Name: a}, {v: 1}]", "[{v: 1}]" => "[{Name: a}, {v: 1}, {v: 1}]", notices ["/ item-without-key Name"]);
     // deviation 5: without tuple_keys items are compared whole (0.39 keeps only the first).

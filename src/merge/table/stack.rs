@@ -266,6 +266,9 @@ fn deep_default() {
     merges!(deep(), "{a: 1}", "[1]" => "[1]", ["/ replaced"], notices ["/ kind-changed a mapping -> a list"]);
     merges!(deep(), "[1]", "[2]" => "[2]");
     merges!(deep(), "x", "{a: 1}" => "{a: 1}");
+    // Deckhand's `merge` action at a path: the same merge, steps under the path.
+    merges!(Policy::At(RuleSet::single(Stack::deep_default()), "/data/x"), "{a: {b: 1}}", "{a: {c: 2}, d: [1]}" => "{a: {b: 1, c: 2}, d: [1]}", ["/data/x/a/c added", "/data/x/d added"]);
+    merges!(Policy::At(RuleSet::single(Stack::deep_default()), "/l/0"), "{a: 1}", "site" => "site", ["/l/0 replaced"]);
     // Stacks chosen by path: the longest matching prefix, else the root stack.
     let append = ci_stack("dict(recurse_list)+list(append)");
     merges!(by_path(&[("/a", append.clone())]), "{a: {l: [1]}, b: [1]}", "{a: {l: [2]}, b: [2]}" => "{a: {l: [1, 2]}, b: [2]}");
@@ -302,6 +305,9 @@ fn heat_python_specs() {
     // merge (one level): nested maps replaced whole, nulls skipped.
     merges!(heat(false), "{a: {x: 1}, b: 1}", "{a: {y: 2}, b: null}" => "{a: {y: 2}, b: 1}", ["/a replaced", "/b kept"]);
     merges!(heat(false), "{a: x}", "{a: y}" => "{a: y}");
+    // recording_containers: a step for each container merged into (Heat's trace).
+    merges!(Policy::Recording(heat_stack(true)), "{a: {x: 1}, l: [1]}", "{a: {y: 2}, l: [2]}" => "{a: {x: 1, y: 2}, l: [1, 2]}", ["/ merged", "/a merged", "/a/y added", "/l appended", "/l/1 appended"]);
+    merges!(heat(true), "{a: {x: 1}, l: [1]}", "{a: {y: 2}, l: [2]}" => "{a: {x: 1, y: 2}, l: [1, 2]}", ["/a/y added", "/l/1 appended"]);
     // The top spec forced by the parameter type (`merge_with`).
     merges!(heat_top(heat_map(true)), "{a: 1}", "[1]" => fails "AttributeError: 'list' object has no attribute 'items'");
     merges!(heat_top(list(ListMethod::Extend)), "'1,2'", "'5,6'" => "'1,2,5,6'", ["/ concatenated"]);
@@ -319,9 +325,13 @@ fn heat_python_specs() {
     // Plus: Python's `+`; two numbers are refused (Heat: a Number is not a Sequence).
     merges!(heat_top(MergerSpec::Plus), "a", "b" => "ab", notices ["/ joined"]);
     merges!(heat_top(MergerSpec::Plus), "[1]", "[2]" => "[1, 2]");
+    // (Python's `1 + 2` is 3; Heat never gets there: a Number value must be a string or a list.)
     merges!(heat_top(MergerSpec::Plus), "1", "2" => fails "unsupported operand type(s) for +: 'int' and 'int'");
     merges!(heat_top(MergerSpec::Plus), "", "2" => fails "unsupported operand type(s) for +: 'int' and 'int'");
     merges!(heat_top(MergerSpec::Plus), "", "a" => fails "unsupported operand type(s) for +: 'int' and 'str'");
+    merges!(heat_top(MergerSpec::Plus), "'5'", "'6'" => "'56'", notices ["/ joined"]);
+    // Python words this one "can only concatenate str (not \"list\") to str": the engine's
+    // `PyError::NoPlus` has one wording for every pair.
     merges!(heat_top(MergerSpec::Plus), "a", "[1]" => fails "unsupported operand type(s) for +: 'str' and 'list'");
 }
 
