@@ -132,4 +132,13 @@ fn knockouts() {
     merges!(ko("-+"), "[a, b]", "['---a']" => "[b]");
     merges!(ko("--"), "[a, b]", "[c]" => "[a, b, c]");
     merges!(gem(), "[a, b]", "['--a']" => "[a, b, '--a']");
+    // Options together: knockouts before the index-wise merge, the sort last.
+    let all = with(GemOpts {
+        knockout: knockout("--"),
+        sort_merged_arrays: true,
+        merge_hash_arrays: true,
+    });
+    merges!(all, "[c, a, b]", "['--b', d]" => "[a, c, d]");
+    merges!(all, "[{a: [y, x]}]", "[{a: ['--y', z]}]" => "[{a: [x, z]}]");
+    merges!(all, "{a: [{k: 1}, {k: 2}]}", "{a: ['--', {k: 3}]}" => "{a: [{k: 3}]}");
 }
