@@ -3,8 +3,8 @@
 //! Hiera's levels highest first. Ruby truthiness, `nil` never overriding, arrays united by
 //! `eql?` (`dest | source`), `merge_hash_arrays`, `sort_merged_arrays`, knockouts and the
 //! effects of Ruby's object identity. Expected results follow docs/reference/hiera.md (cases
-//! marked `ref`) and were checked against deep_merge 1.1.1 under Ruby (see the report of the
-//! commit that added them).
+//! marked `ref`) and agree with deep_merge 1.1.1 under Ruby (`scripts/check-table.py` replays
+//! them).
 
 use super::{merger, Policy};
 use crate::strategy::{GemOpts, Knockout, MergerSpec, RuleSet};

@@ -3,7 +3,8 @@
 //! the plain deep merge (`strata merge` and Deckhand), Heat's Python-semantics specs
 //! (`ByNewType`, `skip_null`, `replace_falsy_old`, `strict_types`, `Extend`, `Join`, `Plus`)
 //! and the specs Hiera's `hash` and `unique` compile to. Expected results follow
-//! docs/reference/{cloud-init,heat,hiera}.md (their verified examples are marked `ref`).
+//! docs/reference/{cloud-init,heat,hiera}.md (their verified examples are marked `ref`);
+//! `scripts/check-table.py` replays the cloud-init and Heat cases through the real code.
 
 use super::{merger, Policy};
 use crate::strategy::{
