@@ -1,5 +1,5 @@
 //! The stack family's table: cloud-init's `dict` / `list` / `str` mergers and their options
-//! (`ci("dict(...)+list(...)+str(...)")`, parsed here as cloud-init reads the string form),
+//! (`ci("dict(...)+list(...)+str(...)")`: the string form, without its case and dash folding),
 //! the plain deep merge (`strata merge` and Deckhand), Heat's Python-semantics specs
 //! (`ByNewType`, `skip_null`, `replace_falsy_old`, `strict_types`, `Extend`, `Join`, `Plus`)
 //! and the specs Hiera's `hash` and `unique` compile to. Expected results follow
