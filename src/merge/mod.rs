@@ -17,6 +17,8 @@ pub mod ranked;
 mod ranked_keys;
 mod ranked_list;
 mod string;
+#[cfg(test)]
+mod table;
 pub mod trace;
 pub mod union;
 
