@@ -38,7 +38,8 @@ pub enum PyError {
     /// `TypeError: sequence item <item>: expected str instance, <type> found` (item 0 is the
     /// old value, 1 the new one).
     NotStr { item: u8 },
-    /// `TypeError: unsupported operand type(s) for +: '<old type>' and '<new type>'`.
+    /// `TypeError: unsupported operand type(s) for +: '<old type>' and '<new type>'`, or, for
+    /// a str, list or tuple on the left, `can only concatenate <old> (not "<new>") to <old>`.
     NoPlus,
 }
 
@@ -58,6 +59,10 @@ impl PyFault {
                 "TypeError: sequence item {item}: expected str instance, {} found",
                 if item == 0 { old } else { new }
             ),
+            // A str, list or tuple on the left says what it can be concatenated with.
+            PyError::NoPlus if matches!(old, "str" | "list" | "tuple") => {
+                format!("TypeError: can only concatenate {old} (not \"{new}\") to {old}")
+            }
             PyError::NoPlus => {
                 format!("TypeError: unsupported operand type(s) for +: '{old}' and '{new}'")
             }

@@ -331,9 +331,9 @@ fn heat_python_specs() {
     merges!(heat_top(MergerSpec::Plus), "", "2" => fails "unsupported operand type(s) for +: 'int' and 'int'");
     merges!(heat_top(MergerSpec::Plus), "", "a" => fails "unsupported operand type(s) for +: 'int' and 'str'");
     merges!(heat_top(MergerSpec::Plus), "'5'", "'6'" => "'56'", notices ["/ joined"]);
-    // Python words this one "can only concatenate str (not \"list\") to str": the engine's
-    // `PyError::NoPlus` has one wording for every pair.
-    merges!(heat_top(MergerSpec::Plus), "a", "[1]" => fails "unsupported operand type(s) for +: 'str' and 'list'");
+    // A str or list on the left: Python's other wording.
+    merges!(heat_top(MergerSpec::Plus), "a", "[1]" => fails "can only concatenate str (not \"list\") to str");
+    merges!(heat_top(MergerSpec::Plus), "[1]", "a" => fails "can only concatenate list (not \"str\") to list");
 }
 
 /// A dict spec alone, with these options on `method`.
