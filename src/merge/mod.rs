@@ -263,8 +263,8 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// A notice at the current path.
-    fn notice(&mut self, span: Span, what: NoticeKind) {
+    /// A notice at the current path (every family's notices go here).
+    pub(super) fn notice(&mut self, span: Span, what: NoticeKind) {
         self.notices.push(Notice {
             path: self.path.clone(),
             span,

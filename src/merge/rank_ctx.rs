@@ -1,20 +1,18 @@
 //! What the ranked mergers of one merge share (`RankCtx`): the path rules, the merge's own
-//! path (rules are selected by `base` + the keys below it), the rule recorded for scalars, and
-//! the notices raised on the way, which the front-end words.
+//! path (rules are selected by `base` + the keys below it) and the rule recorded for scalars.
+//! Notices go to the engine's, as every family's do.
 
-use super::fault::{Notice, NoticeKind};
+use super::fault::NoticeKind;
 use super::Engine;
 use crate::strategy::ranked::RankedStrategy;
 use crate::strategy::selector::{join, PathRules};
 use crate::strategy::Merger as Spec;
 use crate::value::{Seg, Span};
-use std::cell::RefCell;
 
 /// What the ranked mergers of one merge share.
 pub struct RankCtx<'r> {
     pub rules: &'r PathRules,
     pub base: Vec<Box<str>>,
-    notices: RefCell<Vec<Notice>>,
     /// The rule recorded where a scalar (or a value of another shape) is kept.
     pub(super) scalar_rule: Spec,
 }
@@ -26,13 +24,8 @@ impl<'r> RankCtx<'r> {
         RankCtx {
             rules,
             base: base.iter().map(|s| Box::<str>::from(s.as_str())).collect(),
-            notices: RefCell::new(Vec::new()),
             scalar_rule,
         }
-    }
-
-    pub fn take_notices(&self) -> Vec<Notice> {
-        std::mem::take(&mut *self.notices.borrow_mut())
     }
 
     pub fn fold(&self) -> bool {
@@ -64,15 +57,11 @@ impl<'r> RankCtx<'r> {
     /// A notice about the value at `span` here; `what` gets the rule path joined with `\`.
     pub(super) fn notice(
         &self,
-        eng: &Engine<'_>,
+        eng: &mut Engine<'_>,
         span: Span,
         what: impl FnOnce(String) -> NoticeKind,
     ) {
         let rule_path = join(&self.rule_path(eng));
-        self.notices.borrow_mut().push(Notice {
-            path: eng.path.clone(),
-            span,
-            what: what(rule_path),
-        });
+        eng.notice(span, what(rule_path));
     }
 }

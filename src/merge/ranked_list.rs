@@ -161,7 +161,7 @@ fn knocked<'t>(
 pub(super) type MergeMaps =
     fn(&mut Engine<'_>, &RankCtx<'_>, &RankedStrategy, &Spec, Node, Node, bool) -> Node;
 
-fn warn_missing(eng: &Engine<'_>, ctx: &RankCtx<'_>, key: &str, item: &Node) {
+fn warn_missing(eng: &mut Engine<'_>, ctx: &RankCtx<'_>, key: &str, item: &Node) {
     let key = key.to_string();
     ctx.notice(eng, item.span, |at| NoticeKind::ItemWithoutKey { at, key });
 }

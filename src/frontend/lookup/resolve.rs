@@ -133,6 +133,7 @@ impl Run<'_> {
         let (rule, _) = rules.select(path);
         let strategy = &rule.strategy;
         let ctx = RankCtx::new(rules, path, super::names::scalar_rule());
+        let mut notices = Vec::new();
         let set = RuleSet::one(Merger {
             spec: MergerSpec::Ranked(strategy.id),
             text: strategy.maps.rule.text.clone(),
@@ -166,14 +167,15 @@ impl Run<'_> {
                 }
                 Some(old) => {
                     let mut engine = Engine::with_ranked(&set, &ctx, self.trace.as_deref_mut());
-                    match engine.merge_layer(old, value) {
+                    let merged = match engine.merge_layer(old, value) {
                         Ok(merged) => merged,
                         Err((_, old)) => old,
-                    }
+                    };
+                    notices.append(&mut engine.notices);
+                    merged
                 }
             });
         }
-        let notices = ctx.take_notices();
         self.warnings
             .extend(notices.into_iter().map(super::names::notice_warning));
         Ok(match acc {

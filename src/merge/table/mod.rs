@@ -179,7 +179,7 @@ impl Policy {
                     let set = RuleSet::one(merger(MergerSpec::Ranked(RuleId(0)), "ranked"));
                     let mut eng = Engine::with_ranked(&set, &ctx, Some(&mut trace));
                     let r = eng.merge_layer(old, new);
-                    notices.extend(ctx.take_notices());
+                    notices.append(&mut eng.notices);
                     r.map_err(|(e, old)| (e.message, old))
                 }
             };
