@@ -23,6 +23,9 @@ pub struct Rendered {
     /// `doc` as a document of its own, JSON the list as an array, `--explain` explains each
     /// document and `--explain=/N/...` addresses document N.
     pub stream: Option<Stream>,
+    /// Whether the output is read with Ruby's Psych (Hiera data, read by Puppet): the YAML
+    /// writer then also quotes the strings Psych alone would type (`yEs`, `1,000`, `:x`).
+    pub psych: bool,
 }
 
 /// What the explanation says about the documents of a stream, one entry per item of `doc`.

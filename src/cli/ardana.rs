@@ -87,6 +87,7 @@ fn validate(common: &super::Common, dir: &Path, sources: &mut SourceMap) -> Resu
         notes: Vec::new(),
         trace: None,
         stream: None,
+        psych: false,
     };
     super::report_warnings(&rendered, sources, common.strict)?;
     let _ = super::print_with(|w| writeln!(w, "{summary}"));

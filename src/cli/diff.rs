@@ -330,6 +330,7 @@ fn files(args: &[String]) -> Result<(Render, Render), Failed> {
             notes: Vec::new(),
             trace: None,
             stream: stream.then(Stream::default),
+            psych: false,
         }
     };
     Ok(((render(od), os), (render(nd), ns)))

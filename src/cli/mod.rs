@@ -621,7 +621,7 @@ fn run(command: Command, sources: &mut SourceMap) -> Result<(), Error> {
                         &rendered.doc,
                         rendered.header,
                         styles.as_ref(),
-                        settings.load.par(),
+                        (settings.load.par(), rendered.psych),
                         w,
                     )
                 }

@@ -132,6 +132,7 @@ pub fn render(
         notes: Vec::new(),
         trace,
         stream: None,
+        psych: false,
     })
 }
 

@@ -50,6 +50,7 @@ pub fn read(
         notes: Vec::new(),
         trace: run.trace,
         stream: None,
+        psych: false,
     })
 }
 

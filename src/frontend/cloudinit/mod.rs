@@ -106,6 +106,7 @@ pub fn render(
         notes: Vec::new(),
         trace,
         stream: None,
+        psych: false,
     })
 }
 

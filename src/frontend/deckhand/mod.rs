@@ -223,6 +223,7 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
         notes: Vec::new(),
         trace,
         stream: Some(stream),
+        psych: false,
     })
 }
 

@@ -149,6 +149,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
         notes,
         trace: heat.trace,
         stream: None,
+        psych: false,
     })
 }
 

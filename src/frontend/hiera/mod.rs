@@ -234,6 +234,7 @@ pub fn render(
             notes: Vec::new(),
             trace: h.trace,
             stream: None,
+            psych: true,
         },
         report,
     })

@@ -108,6 +108,7 @@ pub fn render(
         notes: Vec::new(),
         trace,
         stream: None,
+        psych: false,
     })
 }
 

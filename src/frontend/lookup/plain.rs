@@ -127,6 +127,7 @@ pub fn merge_with_rules(
         notes: Vec::new(),
         trace,
         stream: None,
+        psych: false,
     })
 }
 

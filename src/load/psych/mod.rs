@@ -183,6 +183,16 @@ fn plain_decimal(s: &str) -> Option<i64> {
 
 /// Whether a plain scalar is read back by Psych as this same string (for writers).
 pub fn is_plain_str(s: &str) -> bool {
+    // The word branch of `tokenize` for one line, without building the string (the common
+    // case: the writer asks this of every string it writes plain): longer than five
+    // characters, a string; shorter, a string unless a null or boolean word in any case.
+    if looks_like_word(s) && !s.contains('\n') {
+        return s.chars().count() > 5
+            || !(s == "~"
+                || ["null", "yes", "true", "on", "no", "false", "off"]
+                    .iter()
+                    .any(|w| s.eq_ignore_ascii_case(w)));
+    }
     matches!(tokenize(s, true), Ok(Token::Value(Kind::Str(t))) if &*t == s)
 }
 
@@ -557,6 +567,31 @@ mod tests {
             }
             let _ = tokenize(&format!("{t}:{t}"), false);
             let _ = tokenize(&format!("2025-{t}"), true);
+        }
+    }
+
+    #[test]
+    fn is_plain_str_answers_as_tokenize() {
+        let words = [
+            "yEs", "nULL", "Off", "ON", "offer", "~", "~x", "true1", "a b", "y", "n", "yes\nno",
+            "x\nyes", "nulls", "FALSE", "no!", "é", "_x", "!x", "=", "<<", "falsey", "1,000",
+            "1,2", ":x", "0:30", ".iNf", "2024-1-2", "a,b", "-.5", "1e3", "+1", "0o17", "~~",
+        ];
+        let alphabet: Vec<char> = "yYeEsSnNoOfFtTrRuUlL~a 1".chars().collect();
+        let mut texts: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        for a in &alphabet {
+            for b in &alphabet {
+                for c in ["", "s", "es", "ll", "lse", "ue"] {
+                    texts.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for t in &texts {
+            let slow = matches!(tokenize(t, true), Ok(Token::Value(Kind::Str(s))) if &*s == t);
+            assert_eq!(is_plain_str(t), slow, "{t:?}");
+        }
+        for t in ["yEs", "nULL", "1,000", ":x", "0:30", ".iNf", "2024-1-2"] {
+            assert!(!is_plain_str(t), "{t:?}");
         }
     }
 }
