@@ -16,10 +16,13 @@ anchors, aliases and `<<` merge keys of repeated mappings, YAML 1.1 scalars left
 `yes`, `on`, `off`, `0755`, `1:30`, `1:30.0`, `0x1F`, `1_000`, `~`, `.5`, `-0.5`, dates and
 datetimes, `on:` / `1:` keys; strings that only look like numbers unquoted: `-.5`, `1e5`, `08`;
 strings that would read as other types quoted: `'yes'`, `'0755'`); each text is read back with
-PyYAML and must give the value generated (else: GENERATOR BUG). Every part goes to cloud-init's
-CloudConfigPartHandler exactly as its own test suite feeds its merge fixtures, and all parts go
-to `strata cloud-init` (as `#cloud-config` files, or as one `#cloud-config-archive` written as
-text, its parts literal block scalars, when a part has a Merge-Type header); strata's YAML
+PyYAML and must give the value generated (else: GENERATOR BUG). The parts reach cloud-init
+and `strata cloud-init` in one of three carriers: `#cloud-config` files or one
+`#cloud-config-archive` written as text (its parts literal block scalars, its Merge-Type
+headers entry keys), each part given to cloud-init's CloudConfigPartHandler exactly as its own
+test suite feeds its merge fixtures; or one MIME multipart message (parts `text/cloud-config`
+or `text/plain`, 7bit, base64 or quoted-printable, Merge-Type headers as MIME headers) that
+cloud-init reads with its own UserDataProcessor and handlers.walk; strata's YAML
 output is read back with PyYAML and compared with cloud-init's merged config as typed Python
 values (yamltext.typed: 1, 1.0 and True differ; bytes, sets and omap pairs are kept; a tuple
 cloud-init builds elsewhere, `('a',)`, is compared as the list YAML makes of it).
@@ -30,7 +33,12 @@ import argparse, copy, datetime, gzip, logging, os, random, subprocess, sys, tem
 logging.disable(logging.CRITICAL)
 import yaml
 from cloudinit import helpers as c_helpers
+from cloudinit import handlers as c_handlers
 from cloudinit.handlers import CONTENT_END, CONTENT_START, cloud_config
+from cloudinit.user_data import UserDataProcessor
+import email.charset
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -167,6 +175,42 @@ def cloud_init(handler, parts):
     return result
 
 
+def mime(rng, parts):
+    """One MIME multipart message holding the parts: each `text/cloud-config` (now and then
+    `text/plain`, typed by its first line), 7bit, base64 or quoted-printable, its Merge-Type
+    headers as MIME headers (long ones folded by the email package)."""
+    msg = MIMEMultipart()
+    for text, headers, _ in parts:
+        enc = rng.choice(["7bit", "base64", "qp"])
+        sub = "plain" if rng.random() < 0.2 else "cloud-config"
+        if enc == "7bit" and text.isascii():
+            part = MIMEText(text, sub, "us-ascii")
+        else:
+            cs = email.charset.Charset("utf-8")
+            cs.body_encoding = email.charset.BASE64 if enc == "base64" else email.charset.QP
+            part = MIMEText(text, sub, cs)
+        for k, v in headers.items():
+            part[k] = v
+        msg.attach(part)
+    return msg.as_string()
+
+
+def cloud_init_mime(handler, blob):
+    """cloud-init's own path for a MIME blob: UserDataProcessor, then handlers.walk giving each
+    text/cloud-config part (with its headers) to the handler."""
+    msg = UserDataProcessor(c_helpers.Paths({})).process(blob)
+    handler.handle_part(None, CONTENT_START, None, None, None, None)
+
+    def callback(_data, filename, payload, headers):
+        if headers["Content-Type"] == "text/cloud-config":
+            handler.handle_part(None, headers["Content-Type"], filename, payload, None, headers)
+
+    c_handlers.walk(msg, callback, None)
+    result = typed(handler.cloud_buf)
+    handler.handle_part(None, CONTENT_END, None, None, None, None)
+    return result
+
+
 def reads_back(text, want):
     """None when PyYAML reads text as want, else what it reads."""
     try:
@@ -193,7 +237,16 @@ def main():
             seen = set()
             parts = case(rng, seen)
             files, checks = [], [(t, v) for t, _, v in parts if v is not None]
-            if any(h for _, h, _ in parts):
+            headers = any(h for _, h, _ in parts)
+            carrier = rng.choice(["archive", "mime"] if headers else ["files", "files", "files", "mime"])
+            seen.add("carrier-" + carrier)
+            if carrier == "mime":
+                blob = mime(rng, parts)
+                path = os.path.join(tmp, f"{n:05d}.mime")
+                with open(path, "w") as f:
+                    f.write(blob)
+                files.append(path)
+            elif carrier == "archive":
                 # Headers travel as #cloud-config-archive entry keys (one archive, in order).
                 entries = [dict(h, content=text) for text, h, _ in parts]
                 archive = Emitter(rng, seen, literal_hash=True).document(entries)
@@ -202,7 +255,7 @@ def main():
                 with open(path, "w") as f:
                     f.write("#cloud-config-archive\n" + archive)
                 files.append(path)
-            for i, (text, _, _) in enumerate(parts if not files else []):
+            for i, (text, _, _) in enumerate(parts if carrier == "files" else []):
                 path = os.path.join(tmp, f"{n:05d}-{i}.yaml")
                 with open(path, "w") as f:
                     f.write(text)
@@ -214,7 +267,7 @@ def main():
                 bugs += 1
                 print(f"case {n}: GENERATOR BUG: PyYAML reads the text differently from what was generated:\n{wrong[0][0]}\nread: {wrong[0][1]}\n")
                 continue
-            want = cloud_init(handler, parts)
+            want = cloud_init_mime(handler, blob) if carrier == "mime" else cloud_init(handler, parts)
             run = subprocess.run([args.strata, "cloud-init", *files], capture_output=True, text=True)
             got = typed(yaml.safe_load(run.stdout)) if run.returncode == 0 else ("<exit>", run.returncode, run.stderr)
             if got != want:
