@@ -85,9 +85,10 @@ fn a_data_file_without_a_hash_is_empty_with_puppets_warning() {
 
 /// Rendered Hiera data is read by Puppet with Psych: a string that PyYAML reads as a string but
 /// Psych would type (`yEs`, `nULL`, `1,000`, `:x`, `0:30`, `2024-1-2`, `.iNf`) is quoted,
-/// whether it was interpolated, kept from its input or written afresh (`--no-comments`). The
-/// rendered YAML, used as the data file of a second lookup (read with the Psych dialect), gives
-/// the same values as the first lookup's JSON.
+/// whether it was interpolated, kept from its input or written afresh (`--no-comments`), and a
+/// `<<` key is tagged `!!str` (Psych merges at a quoted one too). The rendered YAML, used as the
+/// data file of a second lookup (read with the Psych dialect), gives the same values as the
+/// first lookup's JSON.
 #[test]
 fn rendered_data_reads_back_the_same_in_psych() {
     let args = [
@@ -110,6 +111,7 @@ fn rendered_data_reads_back_the_same_in_psych() {
             "'0:30'",
             "'2024-1-2'",
             "'.iNf'",
+            "!!str <<:",
         ] {
             assert!(text.contains(quoted), "{extra:?}: {quoted} in\n{text}");
         }

@@ -352,6 +352,10 @@ impl<'a> Writer<'a> {
         let at = self.out.len();
         // An empty spelling (a null key written as nothing) is no key: written afresh.
         match self.spelled_inline(k, Slot::Key) {
+            // Psych merges at a `<<` key however it is quoted, unless it is tagged `!!str`.
+            _ if self.psych && matches!(&k.kind, Kind::Str(s) if &**s == "<<") => {
+                self.out.push_str("!!str <<")
+            }
             Some(s) => s.write_inline(k, &mut self.out),
             None => write_key(&mut self.out, k, self.psych),
         }
