@@ -10,53 +10,74 @@ test dependency); run it by hand after changing merge semantics:
 
 Each case is 2-4 parts with random data and random merge_how strings (string grammar and the
 list-of-dicts form); values include what PyYAML builds from tags (`!!binary` bytes, e.g. a
-`write_files` entry's content, `!!set`, `!!omap` pairs, dates). Every part goes to cloud-init's
-CloudConfigPartHandler exactly as its own test suite feeds its merge fixtures, and all parts go
-to `strata cloud-init`; strata's YAML output is read back with PyYAML and compared with
-cloud-init's merged config as typed Python values (1, 1.0 and True differ; bytes, sets and
-tuples are kept).
+`write_files` entry's content, `!!set`, `!!omap` pairs, dates). Every part is written as text
+by scripts/yamltext.py (block and flow style, comments, literal and folded block scalars,
+anchors, aliases and `<<` merge keys of repeated mappings, YAML 1.1 scalars left unquoted:
+`yes`, `on`, `off`, `0755`, `1:30`, `1:30.0`, `0x1F`, `1_000`, `~`, `.5`, `-0.5`, dates and
+datetimes, `on:` / `1:` keys; strings that only look like numbers unquoted: `-.5`, `1e5`, `08`;
+strings that would read as other types quoted: `'yes'`, `'0755'`); each text is read back with
+PyYAML and must give the value generated (else: GENERATOR BUG). The parts reach cloud-init
+and `strata cloud-init` in one of three carriers: `#cloud-config` files or one
+`#cloud-config-archive` written as text (its parts literal block scalars, its Merge-Type
+headers entry keys), each part given to cloud-init's CloudConfigPartHandler exactly as its own
+test suite feeds its merge fixtures; or one MIME multipart message (parts `text/cloud-config`
+or `text/plain`, 7bit, base64 or quoted-printable, Merge-Type headers as MIME headers) that
+cloud-init reads with its own UserDataProcessor and handlers.walk; strata's YAML
+output is read back with PyYAML and compared with cloud-init's merged config as typed Python
+values (yamltext.typed: 1, 1.0 and True differ; bytes, sets and omap pairs are kept; a tuple
+cloud-init builds elsewhere, `('a',)`, is compared as the list YAML makes of it).
+`--features` prints how many cases had each YAML construct.
 """
-import argparse, datetime, gzip, logging, math, os, random, subprocess, sys, tempfile
+import argparse, copy, datetime, gzip, logging, os, random, subprocess, sys, tempfile
 
 logging.disable(logging.CRITICAL)
 import yaml
 from cloudinit import helpers as c_helpers
+from cloudinit import handlers as c_handlers
 from cloudinit.handlers import CONTENT_END, CONTENT_START, cloud_config
+from cloudinit.user_data import UserDataProcessor
+import email.charset
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from yamltext import Emitter, Omap, canon, typed, TRICKY_STRINGS  # noqa: E402
 
 KEYS = ["a", "b", "c"]
+ODD_KEYS = [True, False, 1, "on", "1", None]  # `on:` and `1:` are True and 1 (the same key)
 STRS = ["x", "y", "ab", "hello"]
+# Strings a YAML 1.1 reader takes for other types: the writer must quote them.
+LOOKALIKES = ["yes", "on", "off", "No", "0755", "1:30", "2025-06-01", "~", "null", "1_000", "0x1F", ".5",
+              "y", "n", "true", "<<", "=", "-", ""]
+TEXTS = ["line one\nline two\n", "a b c", "hello world\n", "keep\n\n", "no newline\nat end",
+         "#!/bin/sh\necho hi\n", "x: y", "- item", "a # b", "  lead", "trail  "]
+INTS = [0, 1, 2, 3, 0, 1, 2, 3, 90, 493, 5400, 1000, -8, 64]
+FLOATS = [0.5, 1.0, 0.5, 1.0, -0.5, 1000.0, 90.0, 0.1]
 DICT_OPTS = ["replace", "no_replace", "allow_delete", "recurse_list", "recurse_array", "recurse_str", "recurse_dict"]
 LIST_OPTS = ["append", "prepend", "replace", "no_replace", "recurse_list", "recurse_str", "recurse_dict"]
 STR_OPTS = ["append", "recurse_list"]
 
 
-class Omap(list):
-    """Pairs written as `!!omap` (PyYAML builds a list of tuples from it)."""
+def string(rng):
+    r = rng.random()
+    if r < 0.6:
+        return rng.choice(STRS)
+    if r < 0.75:
+        return rng.choice(LOOKALIKES)
+    if r < 0.85:
+        return rng.choice(TRICKY_STRINGS)
+    return rng.choice(TEXTS)
 
 
-yaml.SafeDumper.add_representer(
-    Omap, lambda d, v: d.represent_sequence("tag:yaml.org,2002:omap", [{k: x} for k, x in v])
-)
-
-
-def typed(v):
-    """A value with its Python types made explicit, for exact comparison."""
-    if isinstance(v, float) and math.isnan(v):
-        return ("float", "nan")
-    if isinstance(v, dict):
-        return ("dict", tuple((typed(k), typed(x)) for k, x in v.items()))
-    if isinstance(v, (set, frozenset)):
-        return ("set", frozenset(typed(x) for x in v))
-    if isinstance(v, list) and not all(isinstance(x, tuple) for x in v):
-        # A tuple among other items has no YAML form a safe loader reads back: strata writes
-        # it as a list, as cloud-init's own dumper writes every tuple.
-        return ("list", tuple(typed(list(x) if isinstance(x, tuple) else x) for x in v))
-    if isinstance(v, (list, tuple)):
-        return (type(v).__name__, tuple(typed(x) for x in v))
-    return (type(v).__name__, repr(v))
-
-
-def value(rng, depth):
+def value(rng, depth, pool):
+    """A random value; pool holds earlier mappings and lists of the case (repeated: aliases;
+    extended: merge keys)."""
+    if pool and rng.random() < 0.15:
+        old = copy.deepcopy(rng.choice(pool))
+        if isinstance(old, dict) and rng.random() < 0.5:
+            old[rng.choice(["extra", "more"])] = value(rng, 3, [])
+        return old
     kinds = ["int", "str", "null", "bool", "float", "bytes", "date"] + (
         ["list", "map", "list", "map", "set", "omap"] if depth < 3 else []
     )
@@ -65,24 +86,33 @@ def value(rng, depth):
         raw = rng.choice([b"", b"hello", bytes(range(rng.randint(0, 200)))])
         return gzip.compress(raw, mtime=0) if rng.random() < 0.3 else raw
     if k == "date":
+        if rng.random() < 0.3:
+            return datetime.datetime(2024, rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59))
         return datetime.date(2024, rng.randint(1, 12), rng.randint(1, 28))
     if k == "set":
-        return set(rng.sample(STRS, rng.randint(0, 3)))
+        return set(rng.sample(STRS + ["yes", "1:30"], rng.randint(0, 3)))
     if k == "omap":
-        return Omap((rng.choice(KEYS), value(rng, depth + 1)) for _ in range(rng.randint(1, 3)))
+        return Omap((rng.choice(KEYS), value(rng, depth + 1, pool)) for _ in range(rng.randint(1, 3)))
     if k == "int":
-        return rng.randint(0, 3)
+        return rng.choice(INTS)
     if k == "str":
-        return rng.choice(STRS)
+        return string(rng)
     if k == "null":
         return None
     if k == "bool":
         return rng.choice([True, False])
     if k == "float":
-        return rng.choice([0.5, 1.0])
+        return rng.choice(FLOATS)
     if k == "list":
-        return [value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
-    return {rng.choice(KEYS): value(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+        out = [value(rng, depth + 1, pool) for _ in range(rng.randint(0, 3))]
+    else:
+        out = {}
+        for _ in range(rng.randint(0, 3)):
+            key = rng.choice(ODD_KEYS) if rng.random() < 0.08 else rng.choice(KEYS)
+            out[key] = value(rng, depth + 1, pool)
+    if out:
+        pool.append(out)
+    return out
 
 
 def merger(rng, name, opts):
@@ -107,11 +137,13 @@ def merge_how(rng):
     return [[n, *o] for n, o in mergers]
 
 
-def case(rng):
-    """Parts as (text, headers)."""
+def case(rng, features):
+    """Parts as (text, headers, value) (value: what the text must read back as, or None)."""
     parts = []
+    emitter = Emitter(rng, features, anchors=rng.choice([0.0, 0.3, 0.6]))
     for _ in range(rng.randint(2, 4)):
-        doc = {rng.choice(KEYS): value(rng, 1) for _ in range(rng.randint(1, 3))}
+        pool = []  # anchors do not cross documents
+        doc = {rng.choice(KEYS): value(rng, 1, pool) for _ in range(rng.randint(1, 3))}
         if rng.random() < 0.15:
             # cloud-init's documented form: write_files content given as !!binary.
             content = gzip.compress(rng.choice([b"#!/bin/sh\necho hi\n", b"\x00\x01binary"]), mtime=0)
@@ -127,20 +159,65 @@ def case(rng):
             name = rng.choice(["Merge-Type", "X-Merge-Type", "merge-type"])
             spec = merge_how(rng)
             headers[name] = spec if isinstance(spec, str) else ""
-        text = "#cloud-config\n" + yaml.safe_dump(doc, default_flow_style=False)
+        text = "#cloud-config\n" + emitter.document(doc)
         if rng.random() < 0.03:
-            text = "#cloud-config\n- not a mapping\n"
-        parts.append((text, headers))
+            text, doc = "#cloud-config\n- not a mapping\n", None
+        parts.append((text, headers, doc))
     return parts
 
 
 def cloud_init(handler, parts):
     handler.handle_part(None, CONTENT_START, None, None, None, None)
-    for i, (text, headers) in enumerate(parts):
+    for i, (text, headers, _) in enumerate(parts):
         handler.handle_part(None, None, f"part-{i}.yaml", text, None, dict(headers))
     result = typed(handler.cloud_buf)
     handler.handle_part(None, CONTENT_END, None, None, None, None)
     return result
+
+
+def mime(rng, parts):
+    """One MIME multipart message holding the parts: each `text/cloud-config` (now and then
+    `text/plain`, typed by its first line), 7bit, base64 or quoted-printable, its Merge-Type
+    headers as MIME headers (long ones folded by the email package)."""
+    msg = MIMEMultipart()
+    for text, headers, _ in parts:
+        enc = rng.choice(["7bit", "base64", "qp"])
+        sub = "plain" if rng.random() < 0.2 else "cloud-config"
+        if enc == "7bit" and text.isascii():
+            part = MIMEText(text, sub, "us-ascii")
+        else:
+            cs = email.charset.Charset("utf-8")
+            cs.body_encoding = email.charset.BASE64 if enc == "base64" else email.charset.QP
+            part = MIMEText(text, sub, cs)
+        for k, v in headers.items():
+            part[k] = v
+        msg.attach(part)
+    return msg.as_string()
+
+
+def cloud_init_mime(handler, blob):
+    """cloud-init's own path for a MIME blob: UserDataProcessor, then handlers.walk giving each
+    text/cloud-config part (with its headers) to the handler."""
+    msg = UserDataProcessor(c_helpers.Paths({})).process(blob)
+    handler.handle_part(None, CONTENT_START, None, None, None, None)
+
+    def callback(_data, filename, payload, headers):
+        if headers["Content-Type"] == "text/cloud-config":
+            handler.handle_part(None, headers["Content-Type"], filename, payload, None, headers)
+
+    c_handlers.walk(msg, callback, None)
+    result = typed(handler.cloud_buf)
+    handler.handle_part(None, CONTENT_END, None, None, None, None)
+    return result
+
+
+def reads_back(text, want):
+    """None when PyYAML reads text as want, else what it reads."""
+    try:
+        got = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        return f"<error> {e}"
+    return None if canon(got) == canon(want) else canon(got)
 
 
 def main():
@@ -148,36 +225,60 @@ def main():
     ap.add_argument("--cases", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--strata", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "strata"))
+    ap.add_argument("--features", action="store_true", help="print how many cases had each YAML construct")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     handler = cloud_config.CloudConfigPartHandler(c_helpers.Paths({}))
     handler.cloud_fn = None
-    failures = 0
+    failures = bugs = 0
+    features = {}
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.cases):
-            parts = case(rng)
-            files = []
-            if any(h for _, h in parts):
+            seen = set()
+            parts = case(rng, seen)
+            files, checks = [], [(t, v) for t, _, v in parts if v is not None]
+            headers = any(h for _, h, _ in parts)
+            carrier = rng.choice(["archive", "mime"] if headers else ["files", "files", "files", "mime"])
+            seen.add("carrier-" + carrier)
+            if carrier == "mime":
+                blob = mime(rng, parts)
+                path = os.path.join(tmp, f"{n:05d}.mime")
+                with open(path, "w") as f:
+                    f.write(blob)
+                files.append(path)
+            elif carrier == "archive":
                 # Headers travel as #cloud-config-archive entry keys (one archive, in order).
-                entries = [dict(h, content=text) for text, h in parts]
+                entries = [dict(h, content=text) for text, h, _ in parts]
+                archive = Emitter(rng, seen, literal_hash=True).document(entries)
+                checks.append((archive, entries))
                 path = os.path.join(tmp, f"{n:05d}-archive.yaml")
                 with open(path, "w") as f:
-                    f.write("#cloud-config-archive\n" + yaml.safe_dump(entries, default_flow_style=False))
+                    f.write("#cloud-config-archive\n" + archive)
                 files.append(path)
-            for i, (text, _) in enumerate(parts if not files else []):
+            for i, (text, _, _) in enumerate(parts if carrier == "files" else []):
                 path = os.path.join(tmp, f"{n:05d}-{i}.yaml")
                 with open(path, "w") as f:
                     f.write(text)
                 files.append(path)
-            want = cloud_init(handler, parts)
+            for f in seen:
+                features[f] = features.get(f, 0) + 1
+            wrong = [(t, w) for t, v in checks for w in [reads_back(t, v)] if w is not None]
+            if wrong:
+                bugs += 1
+                print(f"case {n}: GENERATOR BUG: PyYAML reads the text differently from what was generated:\n{wrong[0][0]}\nread: {wrong[0][1]}\n")
+                continue
+            want = cloud_init_mime(handler, blob) if carrier == "mime" else cloud_init(handler, parts)
             run = subprocess.run([args.strata, "cloud-init", *files], capture_output=True, text=True)
             got = typed(yaml.safe_load(run.stdout)) if run.returncode == 0 else ("<exit>", run.returncode, run.stderr)
             if got != want:
                 failures += 1
                 if failures <= 5:
-                    print(f"case {n} differs\n" + "\n---\n".join(f"{h}\n{t}" for t, h in parts) + f"\ncloud-init: {want}\nstrata:     {got}\n")
-    print(f"{args.cases - failures} passed, {failures} failed")
-    sys.exit(1 if failures else 0)
+                    print(f"case {n} differs\n" + "\n---\n".join(f"{h}\n{t}" for t, h, _ in parts) + f"\ncloud-init: {want}\nstrata:     {got}\n")
+    if args.features:
+        for f, c in sorted(features.items()):
+            print(f"  {c:6d}  {f}")
+    print(f"{args.cases - failures - bugs} passed, {failures} failed" + (f", {bugs} GENERATOR BUGS" if bugs else ""))
+    sys.exit(1 if failures or bugs else 0)
 
 
 if __name__ == "__main__":

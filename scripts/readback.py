@@ -14,9 +14,12 @@ runs the same kind of cases through strata's own loader in CI).
 
 The seed is printed; a failing case is written to DIR (default: a temp folder) and named.
 """
-import argparse, math, os, random, subprocess, sys, tempfile, datetime
+import argparse, os, random, subprocess, sys, tempfile
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from yamltext import typed  # noqa: E402  (shared with diff-cloud-init.py)
 
 WORDS = ["a", "b", "c", "name", "x-y", "k1", "on", "yes", "~", "null", "0755", "1:30", "-", "-x",
          "?q", ":c", "a:b", "2024-01-02", "1e3", ".5", "-.5", "1_000", "0x1F", "0o17", "+1",
@@ -205,18 +208,6 @@ class Gen:
 
 def is_plain_key(k):
     return k not in ("", "-", "[", "]", "?q") and not k.startswith(("-", "?", ":", "[", "]", "{", "}", "#", "&", "*", "!", "|", ">", "'", '"', "%", "@", "`", ",")) and ": " not in k and " #" not in k
-
-
-def typed(v):
-    if isinstance(v, float) and math.isnan(v):
-        return ("float", "nan")
-    if isinstance(v, dict):
-        return ("dict", tuple((typed(k), typed(x)) for k, x in v.items()))
-    if isinstance(v, (set, frozenset)):
-        return ("set", frozenset(typed(x) for x in v))
-    if isinstance(v, (list, tuple)):
-        return (type(v).__name__, tuple(typed(x) for x in v))
-    return (type(v).__name__, repr(v))
 
 
 def load(text):

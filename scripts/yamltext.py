@@ -1,4 +1,5 @@
-"""YAML written as text for the differential scripts (diff-deckhand.py, diff-ardana.py).
+"""YAML written as text for the differential scripts (diff-deckhand.py, diff-ardana.py,
+diff-cloud-init.py, diff-heat.py; readback.py uses `typed`).
 
 The real systems read their inputs with PyYAML (YAML 1.1), so random inputs must reach what
 PyYAML does with text people write, not only what `yaml.safe_dump` would produce: plain
@@ -6,14 +7,18 @@ scalars that YAML 1.1 resolves to other types (`yes`, `on`, `0755`, `1:30`, `202
 `~`, `.5`, `1_000`) and plain ones that look like numbers but are strings to PyYAML (`-.5`,
 `1e5`, `08`, `0o17`, `1:60`, `2024-1-2`), single- and double-quoted strings, literal and
 folded block scalars (`|`, `|-`, `|+`, `>`, `>-`), flow and block collections, comments,
-anchors and aliases (`&a` / `*a`) and merge keys (`<<: *a`). Standard library only.
+anchors and aliases (`&a` / `*a`) and merge keys (`<<: *a`); values PyYAML builds from tags
+are written with them: bytes as `!!binary`, sets as `!!set`, `Omap` pairs as `!!omap` (flow and
+block). Standard library only.
 
 `Emitter(rng, features).stream(docs)` writes a multi-document stream, `.document(value)` one
 document. Every choice is random; each construct used is added to `features` (a set), so a
 run can report its coverage. The text must read back as exactly the value given (types and
-key order): `canon(value)` names a value with its types, for the scripts' read-back checks.
+key order): `canon(value)` names a value with its types, for the scripts' read-back checks;
+`typed(value)` is the same for comparing a real system's value with what a YAML reader builds
+back from another program's output.
 """
-import datetime, json, re
+import base64, datetime, json, math, re
 
 BOOL_WORDS = {"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
               "on", "On", "ON", "off", "Off", "OFF"}
@@ -44,6 +49,10 @@ TRICKY_STRINGS = ["-.5", "+.5", "1e5", "1.0e5", "0o17", "08", "09", "1:60", "202
                   "12:30:61", "0b102", "1.2.3", "+", ".", "..", "yes!", "Off-line", "~x", "nulls", "True-ish",
                   "0.5.1", "1:30:00.", "-0x", "2024-01-02x", "e5", "inf", "NaN"]
 _PLAIN = re.compile(r"[A-Za-z0-9._/+~^$()=<-][A-Za-z0-9 ._/+~^$():=<>!-]*")
+
+
+class Omap(list):
+    """Pairs written as `!!omap` (PyYAML builds a list of 2-tuples from it)."""
 
 
 def yaml11_type(s):
@@ -83,19 +92,46 @@ def canon(v):
         return "T" + v.isoformat()
     if isinstance(v, datetime.date):
         return "D" + v.isoformat()
+    if isinstance(v, bytes):
+        return "B" + v.hex()
     if isinstance(v, dict):
         return "{" + ",".join(canon(k) + ":" + canon(x) for k, x in v.items()) + "}"
     if isinstance(v, list):
         return "[" + ",".join(canon(x) for x in v) + "]"
+    if isinstance(v, tuple):
+        return "(" + ",".join(canon(x) for x in v) + ")"
+    if isinstance(v, (set, frozenset)):
+        return "S{" + ",".join(sorted(canon(x) for x in v)) + "}"
     return "?" + type(v).__name__ + repr(v)
+
+
+def typed(v):
+    """A value with its Python types made explicit (1, 1.0 and True differ; bytes, sets, dates
+    and NaN kept), for comparing a system's value with what a YAML reader builds back from a
+    rendered file. A tuple has a YAML form only as a pair of `!!omap` / `!!pairs`, that is as an
+    item of a list whose items are all 2-tuples; anywhere else (cloud-init's list merger builds
+    `('a',)` and 3-tuples from a pair, a tuple among other items, a tuple inside a pair) it is
+    compared as the list a writer makes of it."""
+    if isinstance(v, float) and math.isnan(v):
+        return ("float", "nan")
+    if isinstance(v, dict):
+        return ("dict", tuple((typed(k), typed(x)) for k, x in v.items()))
+    if isinstance(v, (set, frozenset)):
+        return ("set", frozenset(typed(x) for x in v))
+    if isinstance(v, list) and v and all(isinstance(x, tuple) and len(x) == 2 for x in v):
+        return ("pairs", tuple((typed(k), typed(x)) for k, x in v))
+    if isinstance(v, (list, tuple)):
+        return ("list", tuple(typed(x) for x in v))
+    return (type(v).__name__, repr(v))
 
 
 class Emitter:
     """Writes values as YAML text that PyYAML reads back exactly (types and key order)."""
 
     def __init__(self, rng, features=None, anchors=0.0, comments=None, flow=None,
-                 datetimes=("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d  %H:%M:%S")):
+                 datetimes=("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d  %H:%M:%S"), literal_hash=False):
         self.rng = rng
+        self.literal_hash = literal_hash  # a literal block may start with '#' (a #cloud-config text)
         self.datetimes = datetimes       # spellings of a datetime (strftime formats)
         self.f = features if features is not None else set()
         self.anchor_p = anchors          # chance to anchor a collection, and to alias a repeat
@@ -249,6 +285,8 @@ class Emitter:
         if isinstance(v, datetime.date):
             self.f.add("yaml-timestamp-date")
             return v.isoformat()
+        if isinstance(v, bytes):
+            return self.binary(v)
         return self.string(v, flow)
 
     # --- anchors
@@ -291,15 +329,65 @@ class Emitter:
             self.f.add("yaml-flow-collection")
         if isinstance(v, dict):
             return pre + "{" + ", ".join(self.key(k) + ": " + self.inline(x) for k, x in v.items()) + "}"
+        if isinstance(v, Omap):
+            return pre + self.omap_inline(v)
         if isinstance(v, list):
             return pre + "[" + ", ".join(self.inline(x) for x in v) + "]"
+        if isinstance(v, (set, frozenset)):
+            self.f.add("yaml-set")
+            return "!!set {" + ", ".join(self.key(k) for k in self.members(v)) + "}"
         return self.scalar(v, True)
+
+    def members(self, v):
+        """A set's members in a random order that does not depend on Python's string hashing
+        (PYTHONHASHSEED), so that a seed gives the same text every run."""
+        out = sorted(v, key=canon)
+        self.rng.shuffle(out)
+        return out
+
+    def omap_inline(self, v):
+        """`!!omap [{k: v}, k: v]` (a flow sequence's single-pair mapping needs no braces)."""
+        self.f.add("yaml-omap")
+        pairs = []
+        for k, x in v:
+            pair = self.key(k) + ": " + self.inline(x)
+            pairs.append("{" + pair + "}" if self.rng.random() < 0.5 else pair)
+        return "!!omap [" + ", ".join(pairs) + "]"
+
+    def binary(self, v):
+        """`!!binary` base64 on one line (plain or quoted)."""
+        self.f.add("yaml-binary")
+        text = base64.b64encode(v).decode()
+        if not text or self.rng.random() < 0.3:
+            return "!!binary " + self.rng.choice(["'%s'", '"%s"']) % text
+        return "!!binary " + text
+
+    def tagged_block(self, head, v, indent):
+        """Lines of bytes, a set or an Omap in block style after head, or None."""
+        rng = self.rng
+        ind = indent + (2 if head.endswith("-") else self.step)
+        if isinstance(v, bytes) and v and rng.random() < 0.5:
+            self.f.add("yaml-binary-block")
+            text = base64.b64encode(v).decode()
+            width = rng.choice([76, 60, 20])
+            return [head + " !!binary |"] + [" " * ind + text[i:i + width] for i in range(0, len(text), width)]
+        if isinstance(v, (set, frozenset)) and v and not self.flow():
+            self.f.add("yaml-set-block")
+            return [head + " !!set"] + [" " * ind + "? " + self.key(k) for k in self.members(v)]
+        if isinstance(v, Omap) and v and not self.flow():
+            pre, alias = self.anchor(v)
+            if alias:
+                return [head + " " + alias]
+            self.f.add("yaml-omap-block")
+            return [head + " " + pre + "!!omap"] + self.block_seq([{k: x} for k, x in v], ind)
+        return None
 
     def literal_ok(self, v):
         if not isinstance(v, str) or "\n" not in v or v == "\n" or v.endswith("\n\n\n"):
             return False
         lines = v.rstrip("\n").split("\n")
-        return all(l.isprintable() and l == l.rstrip() for l in lines) and lines[0][:1] not in ("", " ", "\t", "#")
+        first = ("", " ", "\t") if self.literal_hash else ("", " ", "\t", "#")
+        return all(l.isprintable() and l == l.rstrip() for l in lines) and lines[0][:1] not in first
 
     def folded_ok(self, v):
         body = v[:-1] if isinstance(v, str) and v.endswith("\n") else v
@@ -336,7 +424,10 @@ class Emitter:
     def after(self, head, v, indent, mapping):
         """Lines for `head` (a key with ':' or a '-') followed by the value v."""
         rng = self.rng
-        block = isinstance(v, (dict, list)) and bool(v) and not self.flow()
+        tagged = self.tagged_block(head, v, indent)
+        if tagged:
+            return tagged
+        block = isinstance(v, (dict, list)) and not isinstance(v, Omap) and bool(v) and not self.flow()
         # `- &a k: v` would anchor the key: a sequence item's block collection gets no anchor
         pre, alias = self.anchor(v, allow=not (block and head.endswith("-")))
         if alias:
@@ -363,8 +454,12 @@ class Emitter:
             return [head]
         if pre:
             # the anchor was decided for this value: keep it on the flow form
-            text = pre + ("{" + ", ".join(self.key(k) + ": " + self.inline(x) for k, x in v.items()) + "}"
-                          if isinstance(v, dict) else "[" + ", ".join(self.inline(x) for x in v) + "]")
+            if isinstance(v, dict):
+                text = pre + "{" + ", ".join(self.key(k) + ": " + self.inline(x) for k, x in v.items()) + "}"
+            elif isinstance(v, Omap):
+                text = pre + self.omap_inline(v)
+            else:
+                text = pre + "[" + ", ".join(self.inline(x) for x in v) + "]"
         else:
             text = self.inline(v)
         if rng.random() < self.comment_p:

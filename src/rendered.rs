@@ -23,6 +23,9 @@ pub struct Rendered {
     /// `doc` as a document of its own, JSON the list as an array, `--explain` explains each
     /// document and `--explain=/N/...` addresses document N.
     pub stream: Option<Stream>,
+    /// Whether the output is read with Ruby's Psych (Hiera data, read by Puppet): the YAML
+    /// writer then also quotes the strings Psych alone would type (`yEs`, `1,000`, `:x`).
+    pub psych: bool,
 }
 
 impl Rendered {
@@ -36,7 +39,13 @@ impl Rendered {
             notes: Vec::new(),
             trace,
             stream: None,
+            psych: false,
         }
+    }
+    /// The output is read with Ruby's Psych (Hiera data).
+    pub fn with_psych(mut self) -> Rendered {
+        self.psych = true;
+        self
     }
     /// The first line of YAML output (`#cloud-config`).
     pub fn with_header(mut self, header: &'static str) -> Rendered {

@@ -230,7 +230,7 @@ pub fn finish(
                     &rendered.doc,
                     rendered.header,
                     book.as_ref(),
-                    (2, 0),
+                    ((2, 0), false),
                     &mut split,
                 );
                 assert!(kept.as_bytes() == split, "output on two threads differs");

@@ -510,7 +510,7 @@ fn run(mut command: Command, sources: &mut SourceMap) -> Result<(), Error> {
                         &rendered.doc,
                         rendered.header,
                         styles.as_ref(),
-                        settings.load.par(),
+                        (settings.load.par(), rendered.psych),
                         w,
                     )
                 }

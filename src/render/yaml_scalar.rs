@@ -17,10 +17,10 @@ pub(super) fn push_spaces(out: &mut String, n: usize) {
     }
 }
 
-/// A key as `key_string` writes it, straight into the output.
-pub(super) fn write_key(out: &mut String, k: &Node) {
+/// A key as `key_string` writes it, straight into the output (`psych`: see [`push_string`]).
+pub(super) fn write_key(out: &mut String, k: &Node, psych: bool) {
     match &k.kind {
-        Kind::Str(s) => push_scalar_string(out, s),
+        Kind::Str(s) => push_string(out, s, psych),
         Kind::Int(i) => push_int(out, *i),
         _ => out.push_str(&key_string(k)),
     }
@@ -76,7 +76,14 @@ pub fn scalar_string(s: &str) -> String {
 }
 
 pub(super) fn push_scalar_string(out: &mut String, s: &str) {
-    if plain_ok(s) {
+    push_string(out, s, false)
+}
+
+/// A string on one line, plain when every YAML 1.1 and 1.2 reader takes it back as the same
+/// string and, with `psych`, Ruby's Psych too (output Puppet reads: `yEs`, `1,000`, `:x`,
+/// `0:30` are quoted), else quoted.
+pub(super) fn push_string(out: &mut String, s: &str, psych: bool) {
+    if plain_ok(s) && (!psych || crate::load::psych::is_plain_str(s)) {
         out.push_str(s);
     } else if s
         .chars()

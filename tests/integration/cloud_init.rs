@@ -365,3 +365,45 @@ fn a_part_merging_an_omap_is_kept() {
     assert_eq!(v["timezone"], "UTC");
     assert!(run.stderr.is_empty(), "{}", run.stderr);
 }
+
+/// An `!!omap` / `!!pairs` item written as an alias of a one-pair mapping (or set) is that
+/// pair, as PyYAML's constructor takes the anchored mapping node (found by
+/// scripts/diff-cloud-init.py: strata dropped such parts); an alias of a two-pair mapping is
+/// refused with PyYAML's message, naming `pairs` for a `!!pairs` sequence.
+#[test]
+fn an_omap_item_may_be_an_alias() {
+    let run = strata(&[
+        "cloud-init",
+        "--output",
+        "json",
+        "cloud-init/omap-alias/01-defaults.yaml",
+        "cloud-init/omap-alias/02-pairs.yaml",
+        "cloud-init/omap-alias/03-two-pairs.yaml",
+    ]);
+    let v = run.json();
+    assert_eq!(
+        v["ntp_order"],
+        serde_json::json!([
+            ["server", "ntp1.example.org"],
+            ["fallback", "ntp2.example.org"],
+            ["debug", null]
+        ])
+    );
+    assert_eq!(v["extra"], serde_json::json!(["debug"]));
+    assert!(v.get("bad").is_none(), "{v}");
+    assert!(
+        run.stderr.contains(
+            "warning: cloud-init/omap-alias/03-two-pairs.yaml:5:5: this part was rejected by cloud-init and not merged: invalid YAML: while constructing pairs: expected a single mapping item, but found 2 items"
+        ),
+        "{}",
+        run.stderr
+    );
+    let yaml = strata(&["cloud-init", "cloud-init/omap-alias/01-defaults.yaml"]);
+    assert!(
+        yaml.ok().contains(
+            "ntp_order: !!omap\n  - server: ntp1.example.org\n  - fallback: ntp2.example.org\n"
+        ),
+        "{}",
+        yaml.stdout
+    );
+}

@@ -82,3 +82,58 @@ fn a_data_file_without_a_hash_is_empty_with_puppets_warning() {
     let run = lookup("empty", "facts", &["tuning.ratio", "--output", "json"]);
     insta::assert_snapshot!(show(&run));
 }
+
+/// Rendered Hiera data is read by Puppet with Psych: a string that PyYAML reads as a string but
+/// Psych would type (`yEs`, `nULL`, `1,000`, `:x`, `0:30`, `2024-1-2`, `.iNf`) is quoted,
+/// whether it was interpolated, kept from its input or written afresh (`--no-comments`), and a
+/// `<<` key is tagged `!!str` (Psych merges at a quoted one too). The rendered YAML, used as the
+/// data file of a second lookup (read with the Psych dialect), gives the same values as the
+/// first lookup's JSON.
+#[test]
+fn rendered_data_reads_back_the_same_in_psych() {
+    let args = [
+        "lookup",
+        "--hiera",
+        "hiera/quoting/hiera.yaml",
+        "--facts",
+        "hiera/quoting/facts.yaml",
+    ];
+    let want = strata(&[&args[..], &["--output", "json"]].concat()).json();
+    assert_eq!(want["labels"]["word"], "yEs", "{want}");
+    for extra in [&[][..], &["--no-comments"][..]] {
+        let run = strata(&[&args[..], extra].concat());
+        let text = run.ok();
+        for quoted in [
+            "'yEs'",
+            "'nULL'",
+            "'1,000'",
+            "':x'",
+            "'0:30'",
+            "'2024-1-2'",
+            "'.iNf'",
+            "!!str <<:",
+        ] {
+            assert!(text.contains(quoted), "{extra:?}: {quoted} in\n{text}");
+        }
+        let tmp = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(tmp.path().join("data")).expect("mkdir");
+        std::fs::write(tmp.path().join("data/common.yaml"), text).expect("write");
+        std::fs::copy(
+            crate::util::fixtures().join("hiera/quoting/hiera.yaml"),
+            tmp.path().join("hiera.yaml"),
+        )
+        .expect("copy");
+        let back = crate::util::command()
+            .current_dir(tmp.path())
+            .args(["lookup", "--hiera", "hiera.yaml", "--output", "json"])
+            .output()
+            .expect("run");
+        assert!(
+            back.status.success(),
+            "{}",
+            String::from_utf8_lossy(&back.stderr)
+        );
+        let got: serde_json::Value = serde_json::from_slice(&back.stdout).expect("json");
+        assert_eq!(got, want, "{extra:?}: read back from\n{text}");
+    }
+}

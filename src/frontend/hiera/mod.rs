@@ -236,7 +236,7 @@ pub fn render(
     };
     let report = h.log.as_ref().map(report::Log::text);
     Ok(HieraOutput {
-        rendered: Rendered::new(doc, h.warnings, h.trace),
+        rendered: Rendered::new(doc, h.warnings, h.trace).with_psych(),
         report,
     })
 }

@@ -28,8 +28,9 @@ pub(super) use collections::describe_key;
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum SeqKind {
     List,
-    /// `!!omap` / `!!pairs`: single-pair mappings become `(key, value)` tuples.
-    Pairs,
+    /// `!!omap` / `!!pairs`: single-pair mappings become `(key, value)` tuples; PyYAML's
+    /// context for its errors (`an ordered map`, `pairs`).
+    Pairs(&'static str),
     /// The value of a `<<` key, written in place (no anchor): a list whose items are taken
     /// as nodes, their tags ignored, as `flatten_mapping` takes them.
     Merge,
@@ -227,7 +228,8 @@ impl<'a, 'o> Composer<'a, 'o> {
                     _ if self.merge_source(&props) && merge_value => SeqKind::Merge,
                     _ if self.merge_source(&props) => SeqKind::List,
                     None | Some("!" | construct::SEQ) => SeqKind::List,
-                    Some(construct::OMAP | construct::PAIRS) => SeqKind::Pairs,
+                    Some(construct::OMAP) => SeqKind::Pairs("an ordered map"),
+                    Some(construct::PAIRS) => SeqKind::Pairs("pairs"),
                     Some(tag) => {
                         self.defer(construct::wrong_node(tag, "sequence"), span);
                         SeqKind::List
@@ -248,7 +250,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                 let pairs_item = matches!(
                     self.stack.last(),
                     Some(Frame::Seq {
-                        kind: SeqKind::Pairs,
+                        kind: SeqKind::Pairs(_),
                         ..
                     })
                 );
@@ -299,7 +301,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     let items: Vec<Node> = self.items.drain(from..).collect();
                     let node = match kind {
                         SeqKind::List | SeqKind::Merge => Node::list(items, span),
-                        SeqKind::Pairs => Node::list(self.pairs_items(items), span),
+                        SeqKind::Pairs(what) => Node::list(self.pairs_items(items, what), span),
                         SeqKind::Omap => match psych::omap(items) {
                             Ok(map) => Node::map(map, span),
                             Err(fault) => {

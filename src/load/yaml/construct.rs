@@ -46,9 +46,10 @@ pub fn wrong_node(tag: &str, found: &str) -> String {
     match tag {
         MAP | SET => format!("expected a mapping node, but found {found}"),
         SEQ => format!("expected a sequence node, but found {found}"),
-        OMAP | PAIRS => {
+        OMAP => {
             format!("while constructing an ordered map: expected a sequence, but found {found}")
         }
+        PAIRS => format!("while constructing pairs: expected a sequence, but found {found}"),
         _ if is_scalar_tag(tag) => format!("expected a scalar node, but found {found}"),
         _ => no_constructor(tag),
     }

@@ -101,7 +101,7 @@ pub(super) fn explain(
         stream.is_some(),
         styles,
         &mut comments,
-        (COLUMN_LIMIT, par),
+        (COLUMN_LIMIT, par, rendered.psych),
         sink,
     )?;
     if !focused {

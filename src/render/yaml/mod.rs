@@ -86,17 +86,18 @@ pub fn stream_to_string(docs: &[Node]) -> String {
 /// never held whole in memory. Stops writing at the first error and returns it. With
 /// `styles`, scalars keep their spelling and values their comments (docs/comments.md). A big
 /// document's top-level entries are written on up to `par.0` threads (same bytes; `par` as
-/// `LoadOptions::par`).
+/// `LoadOptions::par`). `psych`: Ruby's Psych reads the output (`Rendered::psych`).
 pub fn write(
     doc: &Node,
     header: Option<&str>,
     styles: Option<&StyleBook>,
-    par: (usize, usize),
+    (par, psych): ((usize, usize), bool),
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let mut w = Writer::new(None, Some(sink));
     w.set_styles(styles);
     w.par = par;
+    w.psych = psych;
     w.document(doc, header);
     w.finish()
 }
@@ -105,7 +106,8 @@ pub fn write(
 /// in one column: the one after the longest commented line that leaves the comment room to
 /// start within `limit` characters (longer lines get theirs two spaces after them). Two passes:
 /// the first only measures the commented lines, the second writes into `sink` as it goes.
-/// With `stream`, `doc` is a list whose items are written as the documents of a stream.
+/// With `stream`, `doc` is a list whose items are written as the documents of a stream;
+/// `psych`: Ruby's Psych reads the output (`Rendered::psych`).
 #[allow(clippy::too_many_arguments)]
 pub fn write_annotated(
     doc: &Node,
@@ -113,7 +115,7 @@ pub fn write_annotated(
     stream: bool,
     styles: Option<&StyleBook>,
     annotator: &mut dyn Annotator,
-    (limit, par): (usize, (usize, usize)),
+    (limit, par, psych): (usize, (usize, usize), bool),
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let docs = doc.as_list().filter(|_| stream);
@@ -126,6 +128,7 @@ pub fn write_annotated(
         measure.set_styles(styles);
         measure.limit = limit;
         measure.par = par;
+        measure.psych = psych;
         measure.may_stop = may_stop;
         match docs {
             Some(d) => measure.stream(d),
@@ -141,6 +144,7 @@ pub fn write_annotated(
     w.column = Some(column);
     w.limit = limit;
     w.par = par;
+    w.psych = psych;
     match docs {
         Some(d) => w.stream(d),
         None => w.document(doc, header),

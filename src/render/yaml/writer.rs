@@ -11,7 +11,7 @@ use crate::load::canon::{literal_header, Slot};
 use crate::render::yaml_scalar::float_text;
 use crate::render::yaml_scalar::{
     binary_block, push_comment_text, push_literal_body, push_scalar_string, push_spaces,
-    push_timestamp, write_key,
+    push_string, push_timestamp, write_key,
 };
 use crate::value::style::StyleBook;
 use crate::value::{base64, push_int, Kind, Node};
@@ -55,6 +55,8 @@ pub(super) struct Writer<'a> {
     /// Threads a big document's top-level entries may be written on, and the size below
     /// which it is written on one (`LoadOptions::par`; `split.rs`).
     pub(super) par: (usize, usize),
+    /// Whether Ruby's Psych reads the output (Hiera): strings Psych alone types are quoted.
+    pub(super) psych: bool,
     /// The last lines written are a block scalar's: comment and blank lines written next must
     /// not read as its text (`keep.rs`, `comment_lines`).
     after_block: Option<BlockEnd>,
@@ -110,6 +112,7 @@ impl<'a> Writer<'a> {
             flush_seqs: false,
             last_at: None,
             par: (1, 0),
+            psych: false,
             after_block: None,
             fresh: true,
             began_with_comments: false,
@@ -349,8 +352,12 @@ impl<'a> Writer<'a> {
         let at = self.out.len();
         // An empty spelling (a null key written as nothing) is no key: written afresh.
         match self.spelled_inline(k, Slot::Key) {
+            // Psych merges at a `<<` key however it is quoted, unless it is tagged `!!str`.
+            _ if self.psych && matches!(&k.kind, Kind::Str(s) if &**s == "<<") => {
+                self.out.push_str("!!str <<")
+            }
             Some(s) => s.write_inline(k, &mut self.out),
-            None => write_key(&mut self.out, k),
+            None => write_key(&mut self.out, k, self.psych),
         }
         if self.styles.is_some() && !k.span.is_none() {
             self.key_end = Some(k.span.end);
@@ -403,7 +410,7 @@ impl<'a> Writer<'a> {
             if i > 0 {
                 self.indent(indent);
             }
-            write_key(&mut self.out, &k.0);
+            write_key(&mut self.out, &k.0, self.psych);
             self.out.push_str(": null");
             self.out.push('\n');
         }
@@ -543,7 +550,7 @@ impl<'a> Writer<'a> {
             Kind::BigInt(s) => self.out.push_str(s),
             Kind::Timestamp(s) => push_timestamp(&mut self.out, s),
             Kind::Float(f) => self.out.push_str(&float_text(*f)),
-            Kind::Str(s) => push_scalar_string(&mut self.out, s),
+            Kind::Str(s) => push_string(&mut self.out, s, self.psych),
             Kind::Bytes(b) => {
                 self.out.push_str("!!binary ");
                 push_scalar_string(&mut self.out, &base64(b));

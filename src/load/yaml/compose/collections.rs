@@ -112,9 +112,16 @@ impl<'a> Composer<'a, '_> {
     pub(super) fn pairs_item(&mut self, from: usize, span: Span) -> Node {
         let pairs: Vec<(Node, Node)> = self.pairs.drain(from..).collect();
         if pairs.len() != 1 {
+            let what = match self.stack.last() {
+                Some(Frame::Seq {
+                    kind: SeqKind::Pairs(what),
+                    ..
+                }) => what,
+                _ => "an ordered map",
+            };
             self.defer(
                 format!(
-                    "while constructing an ordered map: expected a single mapping item, but found {} items",
+                    "while constructing {what}: expected a single mapping item, but found {} items",
                     pairs.len()
                 ),
                 span,
@@ -126,16 +133,43 @@ impl<'a> Composer<'a, '_> {
         }
     }
 
-    /// The items of an `!!omap` / `!!pairs` sequence: each must have been a mapping.
-    pub(super) fn pairs_items(&mut self, items: Vec<Node>) -> Vec<Node> {
-        if let Some(bad) = items.iter().find(|n| !matches!(n.kind, Kind::Tuple(_))) {
-            let found = node_id(bad);
-            self.defer(
-                format!("while constructing an ordered map: expected a mapping of length 1, but found {found}"),
-                bad.span,
-            );
+    /// The items of an `!!omap` / `!!pairs` sequence (`what`: PyYAML's name for it in errors):
+    /// each must be a mapping node of one pair. An item written in place already is that
+    /// pair; an alias item is its anchor's value, which PyYAML takes as the mapping node it
+    /// was (`- *a` where `a: &a {k: v}`): a mapping or set of one entry becomes the pair.
+    pub(super) fn pairs_items(&mut self, items: Vec<Node>, what: &str) -> Vec<Node> {
+        let mut out = Vec::with_capacity(items.len());
+        let mut fault = None;
+        for item in items {
+            let entries = match &item.kind {
+                Kind::Tuple(_) => None,
+                Kind::Map(m) | Kind::Set(m) => Some(m.len()),
+                _ => {
+                    let problem = format!(
+                        "expected a mapping of length 1, but found {}",
+                        node_id(&item)
+                    );
+                    fault.get_or_insert((problem, item.span));
+                    None
+                }
+            };
+            match (entries, item.kind) {
+                (Some(1), Kind::Map(m) | Kind::Set(m)) => {
+                    let pair: Vec<Node> = m.into_iter().flat_map(|(Key(k), v)| [k, v]).collect();
+                    out.push(Node::new(Kind::Tuple(pair.into()), item.span));
+                }
+                (Some(n), kind) => {
+                    let problem = format!("expected a single mapping item, but found {n} items");
+                    fault.get_or_insert((problem, item.span));
+                    out.push(Node::new(kind, item.span));
+                }
+                (None, kind) => out.push(Node::new(kind, item.span)),
+            }
         }
-        items
+        if let Some((problem, span)) = fault {
+            self.defer(format!("while constructing {what}: {problem}"), span);
+        }
+        out
     }
 }
 

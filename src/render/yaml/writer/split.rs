@@ -68,6 +68,7 @@ impl Writer<'_> {
     ) {
         let (styles, flush_seqs) = (self.styles, self.flush_seqs);
         let (column, limit, may_stop) = (self.column, self.limit, self.may_stop);
+        let psych = self.psych;
         // While measuring, only the widths count: the texts are not handed on.
         let measuring = self.annotator.is_some() && column.is_none();
         let jobs = self.par.0;
@@ -99,6 +100,7 @@ impl Writer<'_> {
                     w.column = column;
                     w.limit = limit;
                     w.may_stop = may_stop;
+                    w.psych = psych;
                     one(&mut w, item);
                     Part {
                         scratch: w.scratch,
