@@ -1,5 +1,5 @@
-//! Hashing and equality for the ranked list merges: hash chains (entry ids in insertion order,
-//! each hash's entries newest first), a typed hash consistent with `Node`'s equality (Unique),
+//! Hashing and equality for the ranked list merges (their hash chains are `union::Chain`): a
+//! typed hash consistent with `Node`'s equality (Unique),
 //! a folded hash consistent with PowerShell-like `-eq` (tuple values: strings
 //! case-insensitively, a number equal to its decimal text), and the tuple-key helpers
 //! (which keys identify an item, an item's tuple hash, knockout marker items).
@@ -8,47 +8,9 @@ use super::fold::{eq_fold, key_str};
 use crate::strategy::ranked::{MapListMode, RankedStrategy};
 use crate::value::key_text;
 use crate::value::{Key, Kind, Node};
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHasher;
 use std::fmt::Write as _;
 use std::hash::Hasher;
-
-pub(super) const END: u32 = u32::MAX;
-
-/// Hash chains: entry ids in insertion order, each hash's entries newest first.
-pub(super) struct Chain {
-    heads: FxHashMap<u64, u32>,
-    next: Vec<u32>,
-}
-
-impl Chain {
-    pub(super) fn with_capacity(n: usize) -> Chain {
-        let mut heads = FxHashMap::default();
-        heads.reserve(n);
-        Chain {
-            heads,
-            next: Vec::with_capacity(n),
-        }
-    }
-
-    pub(super) fn insert(&mut self, h: u64) -> u32 {
-        let id = u32::try_from(self.next.len()).unwrap_or(END);
-        let prev = self.heads.insert(h, id).unwrap_or(END);
-        self.next.push(prev);
-        id
-    }
-
-    pub(super) fn iter(&self, h: u64) -> impl Iterator<Item = usize> + '_ {
-        let mut cur = self.heads.get(&h).copied().unwrap_or(END);
-        std::iter::from_fn(move || {
-            if cur == END {
-                return None;
-            }
-            let id = cur;
-            cur = self.next.get(id as usize).copied().unwrap_or(END);
-            Some(id as usize)
-        })
-    }
-}
 
 /// Feeds text to a hasher, lowercased when folding.
 struct HashText<'h> {

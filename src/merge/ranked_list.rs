@@ -11,8 +11,9 @@
 use super::fault::NoticeKind;
 use super::rank_ctx::RankCtx;
 use super::ranked_keys::{
-    hash_of, marker_target, missing_key, tuple_eq, tuple_hash, tuple_keys, Chain, TupleKeys,
+    hash_of, marker_target, missing_key, tuple_eq, tuple_hash, tuple_keys, TupleKeys,
 };
+use super::union::Chain;
 use super::Engine;
 use super::Outcome;
 use crate::strategy::ranked::RankedStrategy;
@@ -84,10 +85,7 @@ pub(super) fn base_array(
         }
         if unique {
             let h = hash_of(&item, false);
-            if let Some(e) = seen
-                .iter(h)
-                .find(|&e| out.get(e).is_some_and(|o| *o == item))
-            {
+            if let Some(e) = seen.find(&out, h, &item, |a, b| a == b) {
                 let kept_span = out.get(e).map_or(Span::NONE, |o| o.span);
                 at_index(eng, e, |eng| {
                     eng.record(Outcome::Kept, Some(rule), kept_span, &[], &[&item])

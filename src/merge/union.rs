@@ -1,32 +1,97 @@
-//! Union by strict equality, the `ListMethod::Union` merge: the items of both lists in order,
-//! each kept at its first occurrence, so duplicates within either side go too (Ruby's
-//! `Array#|`, which Puppet's `unique` and the deep_merge gem's array merge use). Strict
-//! equality is Ruby's `eql?` (`value::ruby`): `1`, `1.0` and `true` are three values, mappings
-//! compare regardless of order. Linear: items are found through a hash consistent with it,
-//! compared only within one bucket.
+//! Union of lists — the items of both in order, each kept at its first occurrence — with the
+//! equality the system uses, in linear time: items are found through a hash consistent with
+//! that equality (`Chain`, shared with the ranked family's list merges), compared only within
+//! one chain, never pairwise. `union_with` is the union by strict equality (Ruby's `Array#|`,
+//! which Puppet's `unique` and the deep_merge gem's array merge use): Ruby's `eql?`
+//! (`value::ruby`), so `1`, `1.0` and `true` are three values and mappings compare regardless
+//! of order. The ranked family's `Unique` is the same union with PowerShell's typed equality
+//! (`ranked_list::base_array`, which also drops knocked-out items on the way).
 
 use crate::value::ruby::{eql, eql_hash};
 use crate::value::Node;
 use rustc_hash::FxHashMap;
 
-/// The items in order, each kept at its first occurrence; `dropped(kept, item)` for each item
-/// dropped as a duplicate of `kept`.
-pub fn union_with(
+/// End of a chain.
+pub(super) const END: u32 = u32::MAX;
+
+/// Hash chains: entry ids in insertion order, each hash's entries newest first.
+pub(super) struct Chain {
+    heads: FxHashMap<u64, u32>,
+    next: Vec<u32>,
+}
+
+impl Chain {
+    pub(super) fn with_capacity(n: usize) -> Chain {
+        let mut heads = FxHashMap::default();
+        heads.reserve(n);
+        Chain {
+            heads,
+            next: Vec::with_capacity(n),
+        }
+    }
+
+    pub(super) fn insert(&mut self, h: u64) -> u32 {
+        let id = u32::try_from(self.next.len()).unwrap_or(END);
+        let prev = self.heads.insert(h, id).unwrap_or(END);
+        self.next.push(prev);
+        id
+    }
+
+    pub(super) fn iter(&self, h: u64) -> impl Iterator<Item = usize> + '_ {
+        let mut cur = self.heads.get(&h).copied().unwrap_or(END);
+        std::iter::from_fn(move || {
+            if cur == END {
+                return None;
+            }
+            let id = cur;
+            cur = self.next.get(id as usize).copied().unwrap_or(END);
+            Some(id as usize)
+        })
+    }
+
+    /// The earliest of the items kept so far (`kept`, whose i-th item is entry i) equal to
+    /// `item`, whose hash is `h`.
+    pub(super) fn find(
+        &self,
+        kept: &[Node],
+        h: u64,
+        item: &Node,
+        eq: impl Fn(&Node, &Node) -> bool,
+    ) -> Option<usize> {
+        self.iter(h)
+            .filter(|&i| kept.get(i).is_some_and(|k| eq(k, item)))
+            .min()
+    }
+}
+
+/// The items in order, each kept at its first occurrence by `eq` (with `hash` consistent with
+/// it); `dropped(kept, item)` for each item dropped as a duplicate of `kept`.
+pub fn union_by(
     items: impl IntoIterator<Item = Node>,
+    hash: impl Fn(&Node) -> u64,
+    eq: impl Fn(&Node, &Node) -> bool,
     mut dropped: impl FnMut(&Node, &Node),
 ) -> Vec<Node> {
-    let mut seen: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    let mut seen = Chain::with_capacity(0);
     let mut out: Vec<Node> = Vec::new();
     for item in items {
-        let bucket = seen.entry(eql_hash(&item)).or_default();
-        if let Some(&i) = bucket.iter().find(|&&i| eql(&out[i], &item)) {
+        let h = hash(&item);
+        if let Some(i) = seen.find(&out, h, &item, &eq) {
             dropped(&out[i], &item);
             continue;
         }
-        bucket.push(out.len());
+        seen.insert(h);
         out.push(item);
     }
     out
+}
+
+/// The union by Ruby's `eql?`; `dropped(kept, item)` for each item dropped as a duplicate.
+pub fn union_with(
+    items: impl IntoIterator<Item = Node>,
+    dropped: impl FnMut(&Node, &Node),
+) -> Vec<Node> {
+    union_by(items, eql_hash, eql, dropped)
 }
 
 /// [`union_with`] without the report of duplicates.
