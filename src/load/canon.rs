@@ -7,32 +7,7 @@
 use super::resolve::is_ambiguous;
 use super::yaml::is_indicator;
 
-/// A float as YAML 1.1 reads it back (a dot always, a signed exponent).
-pub fn float_text(f: f64) -> String {
-    if f.is_nan() {
-        return ".nan".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { ".inf" } else { "-.inf" }.into();
-    }
-    let s = format!("{f:?}");
-    match s.split_once('e') {
-        Some((m, e)) => {
-            let m = if m.contains('.') {
-                m.to_string()
-            } else {
-                format!("{m}.0")
-            };
-            let e = if e.starts_with('-') {
-                e.to_string()
-            } else {
-                format!("+{e}")
-            };
-            format!("{m}e{e}")
-        }
-        None => s,
-    }
-}
+pub use crate::value::float_text;
 
 /// The header of the literal block the writer writes a multi-line string as (`|`, `|-`, `|+`,
 /// with the indentation indicator `2` when the text starts with a space), or `None` when it

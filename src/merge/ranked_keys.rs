@@ -31,15 +31,18 @@ impl std::fmt::Write for HashText<'_> {
     }
 }
 
+/// A scalar's text as a key's (`value::key_text`); `None` for null, binary data and
+/// containers, which have none here.
 pub(super) fn scalar_text(n: &Node) -> Option<String> {
-    Some(match &n.kind {
-        Kind::Str(s) => s.to_string(),
-        Kind::Timestamp(s) | Kind::BigInt(s) => s.to_string(),
-        Kind::Bool(b) => b.to_string(),
-        Kind::Int(i) => i.to_string(),
-        Kind::Float(f) => crate::load::canon::float_text(*f),
-        _ => return None,
-    })
+    match &n.kind {
+        Kind::Str(_)
+        | Kind::Timestamp(_)
+        | Kind::BigInt(_)
+        | Kind::Bool(_)
+        | Kind::Int(_)
+        | Kind::Float(_) => Some(key_text(n)),
+        _ => None,
+    }
 }
 
 /// Hash consistent with `value_eq`.
@@ -74,7 +77,7 @@ pub(super) fn hash_value(n: &Node, fold: bool, h: &mut FxHasher) {
             }
             Kind::Float(f) => {
                 h.write_u8(1);
-                let _ = HashText { h, fold }.write_str(&crate::load::canon::float_text(*f));
+                let _ = HashText { h, fold }.write_str(&crate::value::float_text(*f));
             }
             // Never equal to anything but themselves (`value_eq`): hashed by kind.
             Kind::Bytes(_) | Kind::Set(_) | Kind::Tuple(_) => h.write_u8(4),

@@ -3,8 +3,8 @@
 //! blocks; floats and integers in the forms PyYAML reads back; indentation from a static
 //! buffer. Everything writes into a `String` without building intermediate values.
 
-pub use crate::load::canon::float_text;
 use crate::load::canon::{plain_ok, printable};
+pub use crate::value::float_text;
 use crate::value::{base64, push_int, Kind, Node};
 
 pub(super) fn push_spaces(out: &mut String, n: usize) {

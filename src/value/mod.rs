@@ -14,7 +14,7 @@ mod span;
 pub mod style;
 mod text;
 
-pub use key::{key_cow, key_text};
+pub use key::{float_text, key_cow, key_text};
 pub use map::{Lookup, Map};
 pub use path::{Path, Seg};
 pub use span::{push_int, Location, Reload, Source, SourceId, SourceMap, Span};

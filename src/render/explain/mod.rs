@@ -388,7 +388,7 @@ fn short_value_into(out: &mut String, n: &Node) {
         Kind::Null => out.push_str("null"),
         Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Kind::Int(i) => push_int(out, *i),
-        Kind::Float(f) => out.push_str(&crate::load::canon::float_text(*f)),
+        Kind::Float(f) => out.push_str(&crate::value::float_text(*f)),
         _ => out.push_str(crate::render::yaml::to_string(n, None).trim_end()),
     }
 }
