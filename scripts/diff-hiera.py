@@ -441,6 +441,22 @@ NEEDLES = {
 }
 
 
+def repeats_a_key(text):
+    """Whether a JSON text holds an object with a key twice."""
+    seen = []
+
+    def pairs(items):
+        keys = [k for k, _ in items]
+        seen.append(len(keys) != len(set(keys)))
+        return dict(items)
+
+    try:
+        json.loads(text, object_pairs_hook=pairs)
+    except ValueError:
+        return False
+    return any(seen)
+
+
 def same(a, b):
     """strata's answer `a` against puppet's `b`: the same JSON, or both failing (for the
     oracle's error classes that name the failure, with strata's words for it)."""
@@ -451,6 +467,10 @@ def same(a, b):
             return json.dumps(json.loads(ra)) == json.dumps(json.loads(rb))
         except ValueError:
             return False
+    # Policy (docs/frontends/hiera.md): a hash with keys 1 and '1' has no JSON form; Puppet
+    # writes the key "1" twice, strata refuses to write JSON that reads back as other data.
+    if ka == "err" and kb == "ok" and "cannot hold a key twice" in ra:
+        return repeats_a_key(rb)
     if not (ka == "err" and kb == "err" and ra.startswith("1\n")):
         return False
     needles = NEEDLES.get(rb.split("\n")[0])
