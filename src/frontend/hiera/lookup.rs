@@ -134,6 +134,7 @@ impl Hiera<'_> {
                         format,
                     };
                     check::rich_data(&v, &self.refused, &origin)?;
+                    let v = self.decrypt(v, i, root, &path)?;
                     let v = interp::interpolate(v, true, self)?;
                     say(&mut self.log, || {
                         format!("Found key: \"{root}\" value: {}", show(&v))
