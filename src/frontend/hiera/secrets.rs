@@ -33,6 +33,8 @@ pub struct Secrets {
     plain: Vec<String>,
     /// How many values were decrypted (for the report).
     pub count: usize,
+    /// Where the decrypted values were written (their text changes again when interpolated).
+    spans: rustc_hash::FxHashSet<Span>,
 }
 
 /// Where a value being decrypted was found.
@@ -76,6 +78,7 @@ impl Hiera<'_> {
                 let text = self.decrypt_str(s.as_str(), v.span, at)?;
                 *v = Node::str(text, v.span);
                 if self.secrets.count > before {
+                    self.secrets.spans.insert(v.span);
                     let rule = RuleRef {
                         text: format!(
                             "hiera-eyaml: ENC[PKCS7,...] decrypted with {}",
@@ -135,6 +138,19 @@ impl Hiera<'_> {
         Ok(text)
     }
 
+    /// Remembers the decrypted values of `v` as interpolation left them.
+    pub(super) fn remember_interpolated(&mut self, v: &Node) {
+        if self.secrets.spans.is_empty() {
+            return;
+        }
+        match &v.kind {
+            Kind::Str(s) if self.secrets.spans.contains(&v.span) => self.remember(s.to_string()),
+            Kind::List(items) => items.iter().for_each(|i| self.remember_interpolated(i)),
+            Kind::Map(m) => m.values().for_each(|i| self.remember_interpolated(i)),
+            _ => {}
+        }
+    }
+
     fn remember(&mut self, plain: String) {
         let p = plain.trim();
         if !p.is_empty() && !self.secrets.plain.iter().any(|q| q == p) {
@@ -191,10 +207,18 @@ impl Hiera<'_> {
                 .and_then(|t| PrivateKey::from_pem(&t))
                 .map(Rc::new)
                 .map_err(|e| format!("{e} ({})", self.key_name(level))),
-            Ok(None) => Err(format!(
-                "the private key file {} does not exist (give --eyaml-private-key FILE, or --allow-encrypted to print the ENC[...] text)",
-                self.key_name(level)
-            )),
+            Ok(None) => {
+                let relative = id.as_deref().is_some_and(|p| Path::new(p).is_relative());
+                Err(format!(
+                    "the private key file {} does not exist{}",
+                    self.key_name(level),
+                    if relative {
+                        " (a relative path is opened from the working directory, as hiera-eyaml opens it)"
+                    } else {
+                        ""
+                    }
+                ))
+            }
             Err(m) => Err(format!("{m} ({})", self.key_name(level))),
         };
         self.secrets.keys.insert(id, key.clone());
