@@ -248,7 +248,13 @@ impl Hiera<'_> {
         )
         .code("lookup-error")
         .at(span)
-        .hint("give the key that encrypted the data (--eyaml-private-key FILE), or --allow-encrypted to print ENC[...] values as written")
+        .hint(if why.starts_with("Could not parse") {
+            "the ENC[...] block is damaged: encrypt the value again (eyaml encrypt), or --allow-encrypted to print ENC[...] values as written"
+        } else if why.starts_with("unsupported") {
+            "encrypt the value with PKCS7 (eyaml encrypt), or --allow-encrypted to print ENC[...] values as written"
+        } else {
+            "give the key that encrypted the data (--eyaml-private-key FILE), or --allow-encrypted to print ENC[...] values as written"
+        })
     }
 
     /// Takes every decrypted text out of what explains the run.
