@@ -283,19 +283,34 @@ impl Hiera<'_> {
     }
 }
 
+/// Shorter plaintexts are taken out only where they stand whole (a quoted value, a whole
+/// string): replacing every `a` of a report would garble it.
+const SHORT: usize = 4;
+
 /// `text` with every occurrence of a plaintext (raw, and as Ruby's `inspect` shows it)
-/// replaced, longest first.
+/// replaced, longest first; a short one only as a quoted value.
 pub fn redact(text: &str, plain: &[String]) -> String {
-    let mut all: Vec<String> = plain.to_vec();
-    all.extend(plain.iter().map(|p| {
-        let q = super::report::value(&Node::str(p.as_str(), Span::NONE));
-        q.trim_matches('"').to_string()
-    }));
+    let mut all: Vec<String> = Vec::with_capacity(plain.len() * 2);
+    for p in plain {
+        let inspected = super::report::value(&Node::str(p.as_str(), Span::NONE));
+        if p.chars().count() >= SHORT {
+            all.push(p.clone());
+            all.push(inspected.trim_matches('"').to_string());
+        } else {
+            all.push(inspected);
+            all.push(format!("'{p}'"));
+        }
+    }
     all.sort_by_key(|p| std::cmp::Reverse(p.len()));
     let mut out = text.to_string();
     for p in all.iter().filter(|p| !p.is_empty()) {
         if out.contains(p.as_str()) {
-            out = out.replace(p.as_str(), REDACTED);
+            let with = if p.starts_with(['"', '\'']) && p.len() > 1 {
+                format!("{}{REDACTED}{}", &p[..1], &p[..1])
+            } else {
+                REDACTED.to_string()
+            };
+            out = out.replace(p.as_str(), &with);
         }
     }
     out
@@ -303,7 +318,11 @@ pub fn redact(text: &str, plain: &[String]) -> String {
 
 fn redact_node(n: &mut Node, plain: &[String]) {
     if let Kind::Str(s) = &n.kind {
-        let r = redact(s.as_str(), plain);
+        let r = if plain.iter().any(|p| p.as_str() == s.trim()) {
+            REDACTED.to_string()
+        } else {
+            redact(s.as_str(), plain)
+        };
         if r != s.as_str() {
             *n = Node::str(r, n.span);
         }
@@ -320,4 +339,22 @@ fn redact_trace(t: &mut Trace, plain: &[String]) {
 
 fn redact_warning(w: &mut Warning, plain: &[String]) {
     w.message = redact(&w.message, plain);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_secrets_are_taken_out_only_whole() {
+        let plain = ["a".to_string(), "s3cret-pw".to_string()];
+        let r = REDACTED;
+        assert_eq!(
+            redact("Searching: [\"a\", 'a', \"ab\", x-s3cret-pw]", &plain),
+            format!("Searching: [\"{r}\", '{r}', \"ab\", x-{r}]")
+        );
+        let mut n = Node::str(" a ", Span::NONE);
+        redact_node(&mut n, &plain);
+        assert_eq!(n.as_str(), Some(r));
+    }
 }
