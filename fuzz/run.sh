@@ -30,7 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-all=(yaml_load json_load mime_load merge_how rules fe_cloud_init fe_merge fe_heat fe_lookup fe_hiera fe_deckhand fe_ardana fe_ardana_write hiera_slice)
+all=(yaml_load json_load mime_load merge_how rules fe_cloud_init fe_merge fe_heat fe_lookup fe_hiera fe_deckhand fe_ardana fe_ardana_write hiera_slice eyaml_enc)
 
 # Executions for `ci`'s random part: about 25 seconds each on the project machine (2 cores
 # shared with other builds, load average about 6, `nice -n 10`, AddressSanitizer), measured
@@ -52,6 +52,7 @@ runs_of() {
     fe_ardana) echo 3500 ;;
     fe_ardana_write) echo 4000 ;;
     hiera_slice) echo 20000 ;;
+    eyaml_enc) echo 3000 ;;
     *) echo 5000 ;;
   esac
 }

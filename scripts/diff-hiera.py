@@ -17,6 +17,12 @@ data files with random values, `lookup_options` in random levels (exact keys and
 every strategy and deep option, `convert_to: Array` / `[Array, true]`), data interpolation,
 dotted keys, a facts file (now and then overriding some of hostname / domain / fqdn /
 clientcert, which Puppet refuses), and an explicit `--merge` with deep flags in some cases.
+In about a third of the cases one level (not common.yaml) is a hiera-eyaml level
+(`lookup_key: eyaml_lookup_key`, fixtures/hiera/eyaml's test keys by absolute path): its
+files hold plain values and `ENC[PKCS7,...]` strings (encrypted by `openssl smime -encrypt
+-aes256 -binary -outform DER`, as hiera-eyaml's `OpenSSL::PKCS7::encrypt` does), one-line or
+folded in a `>` block, alone, inside text, in lists and maps, now and then holding an
+interpolation, a final newline, or encrypted for another key (both must fail).
 One puppet call per case (it answers one key per call, ~2.5 s; `--jobs 2` runs two at once).
 Results are kept in the case folder (`puppet.txt`), so `--reuse` compares strata again without
 running puppet. Each lookup runs twice with the data files' indexes kept in between
@@ -40,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import base64
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -316,6 +323,47 @@ def facts_text(r, facts, k):
     return "\n".join(lines) + "\n"
 
 
+EYAML_KEYS = os.path.join(ROOT, "fixtures", "hiera", "eyaml", "site")
+
+
+def encrypt(text, other=False):
+    """`ENC[PKCS7,...]` of `text`, as hiera-eyaml writes it (one line)."""
+    cert = os.path.join(EYAML_KEYS, "otherkeys" if other else "keys", "public_key.pkcs7.pem")
+    der = subprocess.run(["openssl", "smime", "-encrypt", "-aes256", "-binary", "-outform", "DER",
+                          cert], input=text.encode(), capture_output=True, check=True).stdout
+    return "ENC[PKCS7,%s]" % base64.b64encode(der).decode()
+
+
+def eyaml_text(r, keys):
+    """An eyaml data file written as text: plain values and encrypted ones in every form."""
+    def secret():
+        t = r.choice(WORDS + PSYCH + ["s3cr3t", "a b", "pw-%{facts.nodename}", "line\n", "x%"])
+        return t.replace("\\n", "\n")
+    def enc(indent):
+        e = encrypt(secret(), other=r.random() < 0.04)
+        k = r.random()
+        if k < 0.25:  # the `>` block form, 60 characters a line
+            pad = " " * indent
+            return ">\n" + "\n".join(pad + e[i:i + 60] for i in range(0, len(e), 60))
+        if k < 0.35:
+            return quote("pre " + e + " post")
+        return e
+    lines = []
+    for k in keys:
+        c = r.random()
+        if c < 0.45:
+            lines.append("%s: %s" % (k, enc(4)))
+        elif c < 0.6:
+            lines.append("%s: [%s, \"%s\"]" % (k, r.choice(WORDS), encrypt(secret())))
+        elif c < 0.75:
+            lines += ["%s:" % k, "  k1: %s" % enc(6), "  k2: %s" % r.choice(WORDS)]
+        elif c < 0.85:
+            lines += ["%s:" % k, "  - %s" % r.choice(WORDS), "  - %s" % enc(6)]
+        else:
+            lines.append("%s: %s" % (k, r.choice(WORDS)))
+    return "\n".join(lines) + "\n"
+
+
 def hiera_text(r, levels):
     sym = r.random() < 0.05
     key = (lambda k: ":" + k) if sym else (lambda k: k)
@@ -325,7 +373,11 @@ def hiera_text(r, levels):
     for name, loc in levels:
         out.append("  - %s: %s" % (key("name"), quote(name)))
         for k, v in loc.items():
-            if isinstance(v, list):
+            if k == "options":
+                out.append("    %s:" % key(k))
+                for ok, ov in v.items():
+                    out.append("      %s: %s" % (ok, quote(ov)))
+            elif isinstance(v, list):
                 out.append("    %s: [%s]" % (key(k), ", ".join(quote(x) for x in v)))
             else:
                 out.append("    %s: %s" % (key(k), quote(v)))
@@ -348,16 +400,31 @@ def make_case(r, d):
         ("Common", {"path": "common.yaml"}, lambda: ["common.yaml"]),
     ]
     chosen = r.sample(templates[:-1], nlevels - 1) + [templates[-1]]
+    eyaml_level = None
+    if r.random() < 0.35:
+        i = r.randrange(len(chosen) - 1)
+        name, loc, fnames = chosen[i]
+        loc = dict(loc, lookup_key="eyaml_lookup_key", options={
+            "pkcs7_private_key": os.path.join(EYAML_KEYS, "keys", "private_key.pkcs7.pem"),
+            "pkcs7_public_key": os.path.join(EYAML_KEYS, "keys", "public_key.pkcs7.pem")})
+        chosen[i] = (name, loc, fnames)
+        eyaml_level = i
     files = {}
+    eyaml_files = set()
     for name, loc, fnames in chosen:
         for _ in range(r.randint(1, 2)):
             if r.random() < 0.85:
                 for f in fnames():
                     files.setdefault(f, None)
+                    if eyaml_level is not None and (name, loc, fnames) == chosen[eyaml_level]:
+                        eyaml_files.add(f)
     w = Writer(r)
     texts = {}
     facts_kind = r.random()
     for f in files:
+        if f in eyaml_files:
+            texts[f] = eyaml_text(r, r.sample(KEYS, r.randint(1, len(KEYS))))
+            continue
         g = Gen(r, trusted=0.02 <= facts_kind < 0.12)
         pairs = []
         for k in r.sample(KEYS, len(KEYS)):

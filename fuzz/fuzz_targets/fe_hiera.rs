@@ -57,6 +57,8 @@ fuzz_target!(|data: &[u8]| {
         merge,
         default: None,
         explain_levels: levels,
+        eyaml_private_key: None,
+        allow_encrypted: false,
     };
     let settings = settings(flags);
     let mut sources = SourceMap::new();

@@ -34,6 +34,12 @@ pub(super) struct HieraOpts {
     /// Print a report laid out like `puppet lookup --explain` instead of the value.
     #[arg(long, requires = "hiera")]
     pub(super) explain_levels: bool,
+    /// Private key (PEM) for every eyaml level, instead of its pkcs7_private_key (for CI).
+    #[arg(long, value_name = "FILE", requires = "hiera")]
+    pub(super) eyaml_private_key: Option<String>,
+    /// Leave eyaml ENC[...] values as written: nothing is decrypted, no key is needed.
+    #[arg(long, requires = "hiera")]
+    pub(super) allow_encrypted: bool,
 }
 
 /// The `--hiera` job of a `lookup` command line.
@@ -60,6 +66,12 @@ pub(super) fn hiera_job(
         },
         default: o.default,
         explain_levels: o.explain_levels,
+        // The key is read from disk even when the data comes from a git revision (`diff`).
+        eyaml_private_key: o
+            .eyaml_private_key
+            .map(|k| read_needed(&mut super::tree::Disk::strict(), &k))
+            .transpose()?,
+        allow_encrypted: o.allow_encrypted,
     })
 }
 

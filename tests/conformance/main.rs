@@ -9,6 +9,7 @@ mod datum;
 mod deckhand;
 mod heat;
 mod hiera;
+mod hiera_eyaml;
 mod jsonpath;
 mod round_trip;
 mod yaml_suite;

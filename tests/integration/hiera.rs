@@ -130,7 +130,7 @@ fn bad_inputs_fail_clearly() {
         ("v3", "k"),
         ("v4", "k"),
         ("nopath", "k"),
-        ("eyaml", "k"),
+        ("custom", "k"),
         ("nonmap", "k"),
         ("cycle", "a"),
         ("regex", "profile::x"),

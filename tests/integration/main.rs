@@ -13,6 +13,7 @@ mod docs;
 mod explain;
 mod heat;
 mod hiera;
+mod hiera_eyaml;
 mod hiera_index;
 mod hiera_psych;
 mod jobs;

@@ -1,8 +1,10 @@
 //! `hiera.yaml` version 5, read and checked as Puppet's `HieraConfigV5` checks it: `version`,
 //! `defaults` (`datadir`, `data_hash`, `options`), and `hierarchy` entries with a name, a data
 //! function and one location form (`path`, `paths`, `glob`, `globs`, `mapped_paths`).
-//! Versions 3 and 4, custom backends (`lookup_key`, `data_dig`, eyaml, `v3_backend`) and `uri`
-//! locations are refused with an error that names the level.
+//! `lookup_key: eyaml_lookup_key` levels (hiera-eyaml) are read as YAML levels with their
+//! `pkcs7_private_key` / `pkcs7_public_key` options (`Eyaml`). Versions 3 and 4, other custom
+//! backends (`lookup_key`, `data_dig`, `v3_backend`) and `uri` locations are refused with an
+//! error that names the level.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::value::{Key, Kind, Node, Span};
@@ -31,6 +33,40 @@ pub struct Level {
     pub format: Format,
     pub locations: Locations,
     pub span: Span,
+    /// `lookup_key: eyaml_lookup_key`: the data is YAML, its `ENC[...]` values decrypted.
+    pub eyaml: Option<Eyaml>,
+}
+
+/// The options of an `eyaml_lookup_key` level (its own `options`, else the defaults'), as
+/// written: a relative key path is opened from the working directory, as hiera-eyaml does.
+#[derive(Clone, Debug)]
+pub struct Eyaml {
+    pub private_key: Option<String>,
+    pub public_key: Option<String>,
+    /// Where the function was named (the level, or the defaults).
+    pub span: Span,
+}
+
+/// The function a level names (`data_hash: yaml_data`, `lookup_key: eyaml_lookup_key`).
+fn function(k: &str, v: &Node, label: &str) -> Result<(Format, bool)> {
+    match (k, string(v, k)?.as_str()) {
+        ("data_hash", f) => Ok((data_hash(f, label, v)?, false)),
+        ("lookup_key", "eyaml_lookup_key") => Ok((Format::Yaml, true)),
+        _ => Err(unsupported(k, label, v)),
+    }
+}
+
+fn eyaml_options(opts: Option<&Node>, span: Span) -> Result<Eyaml> {
+    let get = |k: &str| -> Result<Option<String>> {
+        opts.and_then(|o| o.get(k))
+            .map(|v| string(v, &format!("options.{k}")))
+            .transpose()
+    };
+    Ok(Eyaml {
+        private_key: get("pkcs7_private_key")?,
+        public_key: get("pkcs7_public_key")?,
+        span,
+    })
 }
 
 #[derive(Clone, Debug)]
@@ -181,6 +217,8 @@ pub fn read(doc: Option<&Node>, at: Span) -> Result<Config> {
     }
     let mut datadir = "data".to_string();
     let mut default_fn: Option<(String, Span)> = Some(("yaml_data".into(), Span::NONE));
+    // The defaults' function key when it is not `data_hash` (`lookup_key`).
+    let mut default_key: Option<String> = None;
     if let Some(defaults) = doc.get("defaults") {
         if defaults.as_map().is_none() {
             return Err(err("'defaults' must be a mapping", defaults.span));
@@ -199,7 +237,8 @@ pub fn read(doc: Option<&Node>, at: Span) -> Result<Config> {
                     }
                     default_fn = Some((string(v, &format!("defaults.{k}"))?, v.span));
                     if k != "data_hash" {
-                        return Err(unsupported(k, "defaults", v));
+                        function(k, v, "defaults")?;
+                        default_key = Some(k.to_string());
                     }
                 }
                 _ => return Err(err(format!("'defaults' has an unknown key '{k}'"), span)),
@@ -228,7 +267,18 @@ pub fn read(doc: Option<&Node>, at: Span) -> Result<Config> {
     })?;
     let mut levels: Vec<Level> = Vec::new();
     for he in items {
-        levels.push(level(he, &datadir, default_fn.as_ref(), &levels)?);
+        let defaults = Defaults {
+            datadir: &datadir,
+            function: default_fn.as_ref().map(|(f, s)| {
+                (
+                    default_key.as_deref().unwrap_or("data_hash"),
+                    f.as_str(),
+                    *s,
+                )
+            }),
+            options: doc.get("defaults").and_then(|d| d.get("options")),
+        };
+        levels.push(level(he, &defaults, &levels)?);
     }
     Ok(Config { levels })
 }
@@ -236,20 +286,23 @@ pub fn read(doc: Option<&Node>, at: Span) -> Result<Config> {
 fn unsupported(key: &str, level: &str, v: &Node) -> Error {
     err(
         format!(
-            "{level} uses {key}: {}: custom backends (eyaml, lookup_key, data_dig, v3 backends) are out of strata's scope",
+            "{level} uses {key}: {}: custom backends (lookup_key functions other than eyaml_lookup_key, data_dig, v3 backends) are out of strata's scope",
             super::ruby::to_s(v)
         ),
         v.span,
     )
-    .hint("strata reads data_hash: yaml_data and json_data levels only")
+    .hint("strata reads data_hash: yaml_data and json_data, and lookup_key: eyaml_lookup_key levels")
 }
 
-fn level(
-    he: &Node,
-    datadir: &str,
-    default_fn: Option<&(String, Span)>,
-    before: &[Level],
-) -> Result<Level> {
+/// What a level takes from `defaults` when it does not say.
+struct Defaults<'a> {
+    datadir: &'a str,
+    /// (key, function, where): `("data_hash", "yaml_data", ..)`.
+    function: Option<(&'a str, &'a str, Span)>,
+    options: Option<&'a Node>,
+}
+
+fn level(he: &Node, defaults: &Defaults<'_>, before: &[Level]) -> Result<Level> {
     if he.as_map().is_none() {
         return Err(err(
             format!(
@@ -300,11 +353,10 @@ fn level(
             location = Some((k, v));
         }
     }
-    let format = match function {
-        Some((k, v)) if k == "data_hash" => data_hash(&string(v, "data_hash")?, &label, v)?,
-        Some((k, v)) => return Err(unsupported(&k, &label, v)),
-        None => match default_fn {
-            Some((f, span)) => data_hash(f, &label, &Node::str(f.as_str(), *span))?,
+    let (format, eyaml) = match function {
+        Some((k, v)) => self::function(&k, v, &label)?,
+        None => match defaults.function {
+            Some((k, f, span)) => self::function(k, &Node::str(f, span), &label)?,
             None => {
                 return Err(err(
                     format!("One of data_hash, lookup_key, data_dig, or v3_backend must be defined in {label}"),
@@ -348,7 +400,15 @@ fn level(
     }
     let datadir = match he.get("datadir") {
         Some(d) => string(d, "datadir")?,
-        None => datadir.to_string(),
+        None => defaults.datadir.to_string(),
+    };
+    let eyaml = if eyaml {
+        Some(eyaml_options(
+            he.get("options").or(defaults.options),
+            he.span,
+        )?)
+    } else {
+        None
     };
     Ok(Level {
         name,
@@ -356,6 +416,7 @@ fn level(
         format,
         locations,
         span: he.span,
+        eyaml,
     })
 }
 

@@ -134,7 +134,9 @@ impl Hiera<'_> {
                         format,
                     };
                     check::rich_data(&v, &self.refused, &origin)?;
+                    let v = self.decrypt(v, i, root, &path)?;
                     let v = interp::interpolate(v, true, self)?;
+                    self.remember_interpolated(&v);
                     say(&mut self.log, || {
                         format!("Found key: \"{root}\" value: {}", show(&v))
                     });

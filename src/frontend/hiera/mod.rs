@@ -11,6 +11,7 @@ pub mod behave;
 pub mod check;
 pub mod config;
 pub mod data;
+pub mod eyaml;
 pub mod facts;
 pub mod index;
 pub mod interp;
@@ -19,6 +20,7 @@ pub mod lookup;
 pub mod options;
 pub mod report;
 pub mod ruby;
+pub mod secrets;
 pub mod slice;
 pub mod state;
 
@@ -55,6 +57,10 @@ pub struct HieraJob {
     pub default: Option<String>,
     /// Also produce the `puppet lookup --explain` style report.
     pub explain_levels: bool,
+    /// `--eyaml-private-key FILE`: the key for every eyaml level, instead of its own.
+    pub eyaml_private_key: Option<Input>,
+    /// `--allow-encrypted`: eyaml `ENC[...]` values are left as written.
+    pub allow_encrypted: bool,
 }
 
 /// The result, plus the `--explain-levels` report when asked for.
@@ -207,9 +213,15 @@ pub fn render(
     );
     h.warnings = warnings;
     h.slicing = job.key.is_some();
+    h.secrets.key_override = job.eyaml_private_key;
+    h.secrets.allow_encrypted = job.allow_encrypted;
     // A failure keeps the warnings gathered before it (an empty interpolation explains a
     // value not found): they are printed before the error.
-    let keep = |e: Error, h: &mut Hiera<'_>| e.after_warnings(std::mem::take(&mut h.warnings));
+    let keep = |e: Error, h: &mut Hiera<'_>| {
+        let _ = h.redact_all(None);
+        h.redact_error(e)
+            .after_warnings(std::mem::take(&mut h.warnings))
+    };
     let doc = match job.key.as_deref() {
         Some(key) => match h
             .lookup(key, merge.as_ref(), Span::NONE)
@@ -235,6 +247,7 @@ pub fn render(
         None => whole(&mut h, merge.as_ref()).map_err(|e| keep(e, &mut h))?,
     };
     let report = h.log.as_ref().map(report::Log::text);
+    let report = h.redact_all(report);
     Ok(HieraOutput {
         rendered: Rendered::new(doc, h.warnings, h.trace).with_psych(),
         report,

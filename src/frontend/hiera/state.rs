@@ -52,6 +52,8 @@ pub struct Hiera<'a> {
     /// (`settings.load.psych`), and what was noted so far, by span (`check`).
     pub(super) noted: Refusals,
     pub(super) refused: FxHashMap<Span, Refusal>,
+    /// hiera-eyaml: the keys, `--allow-encrypted`, and what was decrypted (`secrets`).
+    pub secrets: super::secrets::Secrets,
 }
 
 impl<'a> Hiera<'a> {
@@ -95,6 +97,7 @@ impl<'a> Hiera<'a> {
                 .map(|p| p.noted.clone())
                 .unwrap_or_default(),
             refused: FxHashMap::default(),
+            secrets: super::secrets::Secrets::default(),
         }
     }
 
