@@ -171,7 +171,7 @@ pub fn finish(
     }
     if flags.strict {
         if let Some(first) = rendered.warnings.first() {
-            let _ = first.clone().into_error().render(sources);
+            let _ = first.clone().into_error("--strict").render(sources);
         }
     }
     let book = settings

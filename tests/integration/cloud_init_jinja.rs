@@ -191,3 +191,12 @@ fn explain_points_at_the_template() {
         run.stdout
     );
 }
+
+#[test]
+fn a_template_that_never_ends_is_a_limit_error() {
+    let run = render(&["loop.yaml"], &[]);
+    let err = run.fails(1);
+    assert!(err.contains("more than 20000000 template steps"), "{err}");
+    assert!(err.contains("--> cloud-init/jinja/loop.yaml:3:"), "{err}");
+    assert!(run.stdout.is_empty());
+}

@@ -13,6 +13,10 @@ use minijinja::{Environment, ErrorKind, UndefinedBehavior};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
+/// The most engine instructions one template may run (minijinja's fuel): a template that
+/// loops longer stops the run as a resource limit does, where cloud-init would keep going.
+pub const FUEL: u64 = 20_000_000;
+
 /// cloud-init's marker for an undefined variable (`templater.MISSING_JINJA_PREFIX`).
 pub const MISSING_PREFIX: &str = "CI_MISSING_JINJA_VAR/";
 
@@ -76,6 +80,7 @@ pub fn render(payload: &str, data: &InstanceData) -> Rendered {
     env.set_undefined_behavior(UndefinedBehavior::Lenient);
     env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env.set_fuel(Some(FUEL));
     if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
         .trim_blocks(true)
         .lstrip_blocks(false)
@@ -186,6 +191,7 @@ fn failure(e: &minijinja::Error, source: &str, shifts: &[(usize, usize)]) -> Ren
             "TypeError",
             subtraction_hint(source, e.range()).unwrap_or(detail),
         ),
+        ErrorKind::OutOfFuel => ("ResourceLimit", format!("more than {FUEL} template steps")),
         kind => ("TemplateError", format!("{kind}: {detail}")),
     };
     Rendered::Failed {

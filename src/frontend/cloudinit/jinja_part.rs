@@ -7,7 +7,7 @@
 use super::instance::InstanceData;
 use super::jinja::{render, Rendered, MISSING_PREFIX};
 use super::parts::{skip, type_from_starts_with, Leaf, Part, PartKind, Text};
-use crate::error::{Result, WarnKind, Warning};
+use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::value::{SourceId, SourceMap, Span};
 
 /// A `text/jinja2` part: rendered with the instance data and read as the part its text
@@ -46,6 +46,14 @@ pub(super) fn part(
             let at = line
                 .and_then(|l| offset_at(sources.text(id), l + 1, col.unwrap_or(1)))
                 .map_or(leaf.at, |o| Span::new(id, o, o + 1));
+            if kind == "ResourceLimit" {
+                return Err(Error::new(
+                    ErrorKind::Limit,
+                    format!("jinja template: {message}: the run stops"),
+                )
+                .at(at)
+                .hint("a loop that never ends, or too large for a user-data template"));
+            }
             let which = leaf.label.rsplit_once(", ").map(|(_, w)| format!("{w}: "));
             warnings.push(Warning::new(
                 WarnKind::PartSkipped,
