@@ -175,7 +175,7 @@ fn failure(e: &minijinja::Error, source: &str, shifts: &[(usize, usize)]) -> Ren
     let line = e.line();
     let col = e.range().map(|r| {
         let at = original_offset(r.start, shifts);
-        let before = &source[..r.start.min(source.len())];
+        let before = source.get(..r.start).unwrap_or(source);
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let line_start = original_offset(line_start, shifts);
         at.saturating_sub(line_start) + 1
