@@ -108,7 +108,7 @@ fn benches(c: &mut Criterion) {
     g.bench_function("w2_cloud_init", |b| {
         b.iter_batched(
             || inputs(&w2),
-            |i| frontend::cloudinit::render(i, &mut SourceMap::new(), &settings),
+            |i| frontend::cloudinit::render(i, None, &mut SourceMap::new(), &settings),
             BatchSize::LargeInput,
         )
     });

@@ -30,7 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-all=(yaml_load json_load mime_load merge_how rules fe_cloud_init fe_merge fe_heat fe_lookup fe_hiera fe_deckhand fe_ardana fe_ardana_write hiera_slice eyaml_enc)
+all=(yaml_load json_load mime_load merge_how rules fe_cloud_init cloud_init_jinja fe_merge fe_heat fe_lookup fe_hiera fe_deckhand fe_ardana fe_ardana_write hiera_slice eyaml_enc)
 
 # Executions for `ci`'s random part: about 25 seconds each on the project machine (2 cores
 # shared with other builds, load average about 6, `nice -n 10`, AddressSanitizer), measured
@@ -44,6 +44,7 @@ runs_of() {
     merge_how) echo 50000 ;;
     rules) echo 10000 ;;
     fe_cloud_init) echo 6000 ;;
+    cloud_init_jinja) echo 6000 ;;
     fe_merge) echo 9000 ;;
     fe_heat) echo 6000 ;;
     fe_lookup) echo 4000 ;;

@@ -27,6 +27,14 @@ output is read back with PyYAML and compared with cloud-init's merged config as 
 values (yamltext.typed: 1, 1.0 and True differ; bytes, sets and omap pairs are kept; a tuple
 cloud-init builds elsewhere, `('a',)`, is compared as the list YAML makes of it).
 `--features` prints how many cases had each YAML construct.
+
+With --jinja, each case is instead random instance data (hyphenated and dotted keys, `v1` /
+`v2`, nested mappings, every JSON type) and 1-3 user-data files, some `## template: jinja`
+parts whose values are lookups (existing, through aliases, missing), filters, `if` and `for`
+blocks; cloud-init's own handlers (scripts/cloud_init_userdata.py: the jinja handler reads the
+instance data as on a machine) are compared with `strata cloud-init --instance-data`:
+
+    /usr/bin/python3 scripts/diff-cloud-init.py --jinja --cases 2000 --seed 1
 """
 import argparse, copy, datetime, gzip, logging, os, random, subprocess, sys, tempfile
 
@@ -218,15 +226,125 @@ def reads_back(text, want):
     except yaml.YAMLError as e:
         return f"<error> {e}"
     return None if canon(got) == canon(want) else canon(got)
+JKEYS = ["region", "local-hostname", "a.b", "x//y", "plain", "zone_id", "Mixed-Case"]
+
+
+def jvalue(rng, depth):
+    kind = rng.choice(["str", "str", "int", "float", "bool", "null", "list"] + (["dict"] if depth < 3 else []))
+    if kind == "str":
+        return rng.choice(["eu-west-1", "web", "a b", "yes", "0755", "1:30", "x'y", "", "Ünï"])
+    if kind == "int":
+        return rng.choice([0, 7, -3, 10**12])
+    if kind == "float":
+        return rng.choice([1.5, 0.0001, 1e22, -2.0, 3.0])
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    if kind == "list":
+        return [jvalue(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    return {rng.choice(JKEYS): jvalue(rng, depth + 1) for _ in range(rng.randint(1, 3))}
+
+
+def instance_data(rng):
+    v1 = {k: jvalue(rng, 1) for k in rng.sample(JKEYS, rng.randint(2, 5))}
+    data = {"v1": v1, "ds": {"meta-data": {k: jvalue(rng, 2) for k in rng.sample(JKEYS, 2)}}}
+    if rng.random() < 0.3:
+        data["v2"] = {k: jvalue(rng, 1) for k in rng.sample(JKEYS, 2)}
+    return data
+
+
+def alias(key):
+    import re
+    return re.sub(r"//|\*\*|==|!=|>=|<=|[-+/*%~\[\](){}><=.:|,;]", "_", key)
+
+
+def lookup(rng, data):
+    """A template expression: a path that exists (through aliases), or one that does not."""
+    roll = rng.random()
+    top = rng.choice(["v1", "ds"])
+    node, path = data[top], [top]
+    while isinstance(node, dict) and node and rng.random() < 0.8:
+        key = rng.choice(sorted(node))
+        node = node[key]
+        path.append(alias(key) if rng.random() < 0.7 else f'["{key}"]')
+    if roll < 0.15:
+        path.append(rng.choice(["nope", "missing_key"]))
+    expr = path[0] + "".join(p if p.startswith("[") else "." + p for p in path[1:])
+    if roll > 0.85 and isinstance(node, str):
+        expr += rng.choice([" | upper", " | length", ' | replace("-", "_")', ".split('-')"])
+    elif roll > 0.8:
+        expr += rng.choice([' | default("dflt")', " is defined"])
+    return expr
+
+
+def jinja_part(rng, data):
+    lines = ["## template: jinja", "#cloud-config"]
+    if rng.random() < 0.5:
+        lines.append("merge_how: " + rng.choice(["dict(recurse_array)+list(append)", "dict(no_replace,recurse_list)+list(prepend)", "dict(replace)"]))
+    for i in range(rng.randint(1, 4)):
+        key = rng.choice(KEYS) + str(i)
+        form = rng.random()
+        if form < 0.5:
+            lines.append(f"{key}: {{{{ {lookup(rng, data)} }}}}")
+        elif form < 0.65:
+            lines.append(f'{key}: "{{{{ {lookup(rng, data)} }}}}"')
+        elif form < 0.8:
+            lines += [f"{key}:", f"  - {{{{ {lookup(rng, data)} }}}}", f"  - x{{{{ {lookup(rng, data)} }}}}y"]
+        elif form < 0.9:
+            lines += [f"{{% if {lookup(rng, data)} %}}", f"{key}: yes-branch", "{% else %}", f"{key}: [no]", "{% endif %}"]
+        else:
+            lines += [f"{key}:", "{% for item in [1, 2] %}", f"  - {{{{ item }}}}-{{{{ {lookup(rng, data)} }}}}", "{% endfor %}"]
+    return "\n".join(lines) + "\n"
+
+
+def jinja_main(args):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import json
+    from cloud_init_userdata import merged
+    rng = random.Random(args.seed)
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in range(args.cases):
+            data = instance_data(rng)
+            data_path = os.path.join(tmp, f"{n:05d}-instance-data.json")
+            with open(data_path, "w") as f:
+                json.dump(data, f)
+            files = []
+            for i in range(rng.randint(1, 3)):
+                if rng.random() < 0.75:
+                    text = jinja_part(rng, data)
+                else:
+                    emitter = Emitter(rng, None, anchors=0.0)
+                    doc = {rng.choice(KEYS) + "0": value(rng, 1, [])}
+                    text = "#cloud-config\n" + emitter.document(doc)
+                path = os.path.join(tmp, f"{n:05d}-{i}.yaml")
+                with open(path, "w") as f:
+                    f.write(text)
+                files.append(path)
+            blobs = [open(p, "rb").read() for p in files]
+            want = typed(merged(blobs, data_path))
+            run = subprocess.run([args.strata, "cloud-init", "--instance-data", data_path, *files], capture_output=True, text=True)
+            got = typed(yaml.safe_load(run.stdout)) if run.returncode == 0 else ("<exit>", run.returncode, run.stderr)
+            if got != want:
+                failures += 1
+                if failures <= 5:
+                    texts = "\n---\n".join(open(p).read() for p in files)
+                    print(f"case {n} differs\n{json.dumps(data)}\n{texts}\ncloud-init: {want}\nstrata:     {got}\n{run.stderr}")
+    print(f"{args.cases - failures} passed, {failures} failed")
+    sys.exit(1 if failures else 0)
 
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--jinja", action="store_true", help="jinja template parts with random instance data")
     ap.add_argument("--cases", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--strata", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "strata"))
     ap.add_argument("--features", action="store_true", help="print how many cases had each YAML construct")
     args = ap.parse_args()
+    if args.jinja:
+        return jinja_main(args)
     rng = random.Random(args.seed)
     handler = cloud_config.CloudConfigPartHandler(c_helpers.Paths({}))
     handler.cloud_fn = None

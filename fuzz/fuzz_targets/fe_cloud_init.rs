@@ -19,6 +19,6 @@ fuzz_target!(|data: &[u8]| {
     }
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = cloudinit::render(inputs, &mut sources, &settings);
+    let result = cloudinit::render(inputs, None, &mut sources, &settings);
     finish(result, &sources, flags, &settings);
 });

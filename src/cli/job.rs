@@ -17,7 +17,8 @@ use std::path::Path as FsPath;
 
 /// What to render, with its inputs read.
 pub(super) enum Job {
-    CloudInit(Vec<Input>),
+    /// User-data inputs and the instance data for jinja parts.
+    CloudInit(Vec<Input>, Option<Input>),
     Deckhand(DeckhandJob),
     Ardana(ArdanaJob),
     Merge {
@@ -39,7 +40,14 @@ pub(super) fn build(
 ) -> Result<Job, Error> {
     let par = settings.load.par();
     Ok(match command {
-        Command::CloudInit { inputs, .. } => Job::CloudInit(read_inputs(tree, &inputs, par)?),
+        Command::CloudInit {
+            inputs,
+            instance_data,
+            ..
+        } => Job::CloudInit(
+            read_inputs(tree, &inputs, par)?,
+            instance_data.map(|f| read_needed(tree, &f)).transpose()?,
+        ),
         Command::Deckhand {
             inputs,
             validate,
@@ -165,7 +173,9 @@ pub(super) fn render(
     settings: &Settings,
 ) -> Result<Rendered, Error> {
     match job {
-        Job::CloudInit(inputs) => frontend::cloudinit::render(inputs, sources, settings),
+        Job::CloudInit(inputs, instance_data) => {
+            frontend::cloudinit::render(inputs, instance_data, sources, settings)
+        }
         Job::Deckhand(job) => frontend::deckhand::render(job, sources, settings),
         Job::Ardana(job) => {
             frontend::ardana::read(&job, &mut TreeFiles::new(tree), sources, settings)

@@ -77,6 +77,10 @@ enum Command {
         /// User-data files in order; '-' reads stdin (so does no INPUT when stdin is a pipe or a
         /// file).
         inputs: Vec<String>,
+        /// instance-data.json that `## template: jinja` parts are rendered with (as `cloud-init
+        /// devel render --instance-data FILE` does); without it such a part is a warning.
+        #[arg(long, value_name = "FILE")]
+        instance_data: Option<String>,
     },
     /// Merge Heat environment files as Heat does (parameter_merge_strategies; by default a later
     /// file's value overwrites an earlier one).

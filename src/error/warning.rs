@@ -75,6 +75,8 @@ kinds! {
     PartSkipped = "part-skipped", Warning;
     /// A cloud-init part that cloud-init runs instead of merging (a script, a boothook).
     ScriptPart = "script-part", Note;
+    /// A cloud-init jinja template used a variable the instance data does not have.
+    MissingVariable = "missing-variable", Warning;
     /// A Heat parameter the template does not declare.
     UndeclaredParameter = "undeclared-parameter", Warning;
     /// Heat parameter types inferred from the values, as no template was given.

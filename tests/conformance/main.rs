@@ -5,6 +5,7 @@
 
 mod ardana;
 mod cloud_init;
+mod cloud_init_jinja;
 mod datum;
 mod deckhand;
 mod heat;

@@ -230,8 +230,8 @@ fn without_explain_nothing_is_recorded() {
     };
     let mut sources = strata::value::SourceMap::new();
     let input = strata::frontend::Input::new("x.yaml", b"#cloud-config\na: [1]\n".to_vec());
-    let plain =
-        strata::frontend::cloudinit::render(vec![input], &mut sources, &settings).expect("render");
+    let plain = strata::frontend::cloudinit::render(vec![input], None, &mut sources, &settings)
+        .expect("render");
     assert!(plain.trace.is_none());
 }
 

@@ -4,6 +4,7 @@
 mod ardana;
 mod bad_input;
 mod cloud_init;
+mod cloud_init_jinja;
 mod colour;
 mod comments;
 mod completions;

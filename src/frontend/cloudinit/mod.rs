@@ -4,6 +4,9 @@
 //! cloud-init would reject or skip leaves the config untouched and gets a warning.
 
 pub mod how;
+pub mod instance;
+pub mod jinja;
+mod jinja_part;
 mod jsonp;
 pub mod parts;
 
@@ -16,18 +19,23 @@ use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
 use how::{Failure, HowError};
 use parts::{Part, PartKind};
 
-/// Renders user-data inputs into one cloud-config.
+/// Renders user-data inputs into one cloud-config; `## template: jinja` parts with
+/// `instance_data` (an instance-data.json) when it is given.
 pub fn render(
     inputs: Vec<Input>,
+    instance_data: Option<Input>,
     sources: &mut SourceMap,
     settings: &Settings,
 ) -> Result<Rendered> {
+    let instance = instance_data
+        .map(|i| instance::load(i, sources, settings))
+        .transpose()?;
     // cloud-init's loader (safeyaml._CustomSafeLoader) also reads `!!python/unicode`.
     let mut settings = settings.clone();
     settings.load.python_unicode = true;
     let settings = &settings;
     let mut warnings = Vec::new();
-    let parts = parts::collect(inputs, sources, settings, &mut warnings)?;
+    let parts = parts::collect(inputs, sources, settings, instance.as_ref(), &mut warnings)?;
     let mut trace = settings.explain.then(Trace::default);
     let mut buf = Node::empty_map(Span::NONE);
     let mut merged_any = false;

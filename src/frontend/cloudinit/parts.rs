@@ -1,9 +1,10 @@
 //! User-data → the ordered list of parts cloud-init's handlers see (its `UserDataProcessor`):
 //! gzip, MIME multipart flattening, content-type detection by prefix, `#cloud-config-archive`
-//! explosion (extra entry keys become headers), Jinja parts (not rendered), and the parts that
+//! explosion (extra entry keys become headers), Jinja parts (rendered by `jinja`), and the parts that
 //! are skipped (`#include`, scripts, boothooks): with a note for the types cloud-init runs, a
 //! warning for the others.
 
+use super::instance::InstanceData;
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{check_size, file_span, Input, Settings};
 use crate::load::{self, mime};
@@ -83,29 +84,29 @@ pub fn type_from_starts_with(text: &str) -> Option<&'static str> {
 }
 
 /// A leaf of the processed message before its type is settled.
-struct Leaf {
-    label: String,
+pub(super) struct Leaf {
+    pub(super) label: String,
     content_type: String,
-    headers: Vec<Header>,
+    pub(super) headers: Vec<Header>,
     body: Vec<u8>,
     /// Where to point diagnostics about the whole leaf.
-    at: Span,
+    pub(super) at: Span,
     /// The file the body stands in, the lines before it there and the indentation of its
     /// lines (a MIME part without transfer encoding: 0; an archive entry's literal block:
     /// the block's indentation): its positions are then the file's own.
-    within: Option<(String, usize, usize)>,
+    pub(super) within: Option<(String, usize, usize)>,
     /// The body is this source's whole text (a file that is one part), not copied into `body`.
     whole: Option<SourceId>,
 }
 
 /// A leaf's text: its own, or a source's whole text.
-enum Text {
+pub(super) enum Text {
     Own(String),
     Source(SourceId),
 }
 
 impl Text {
-    fn as_str<'s>(&'s self, sources: &'s SourceMap) -> &'s str {
+    pub(super) fn as_str<'s>(&'s self, sources: &'s SourceMap) -> &'s str {
         match self {
             Text::Own(t) => t,
             Text::Source(id) => sources.text(*id),
@@ -125,12 +126,13 @@ pub fn collect(
     inputs: Vec<Input>,
     sources: &mut SourceMap,
     settings: &Settings,
+    jinja: Option<&InstanceData>,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Part>> {
     let mut parts = Vec::new();
     for input in inputs {
         for leaf in leaves(input, sources, settings, warnings)? {
-            process_leaf(leaf, sources, settings, warnings, &mut parts)?;
+            process_leaf(leaf, sources, (settings, jinja), warnings, &mut parts)?;
         }
     }
     Ok(parts)
@@ -273,7 +275,7 @@ fn not_merged(warnings: &mut Vec<Warning>, leaf: &Leaf, ctype: &str, what: &str)
     }
 }
 
-fn skip(warnings: &mut Vec<Warning>, leaf: &Leaf, kind: WarnKind, why: String) {
+pub(super) fn skip(warnings: &mut Vec<Warning>, leaf: &Leaf, kind: WarnKind, why: String) {
     // A plain file's position already names it; a MIME part or archive entry needs its label.
     // The position names the file; say which part or entry of it.
     let message = match leaf.label.rsplit_once(", ") {
@@ -283,16 +285,19 @@ fn skip(warnings: &mut Vec<Warning>, leaf: &Leaf, kind: WarnKind, why: String) {
     warnings.push(Warning::new(kind, message, leaf.at));
 }
 
+/// The settings and the instance data for jinja parts.
+type Ctx<'a> = (&'a Settings, Option<&'a InstanceData>);
+
 fn process_leaf(
     mut leaf: Leaf,
     sources: &mut SourceMap,
-    settings: &Settings,
+    ctx: Ctx<'_>,
     warnings: &mut Vec<Warning>,
     out: &mut Vec<Part>,
 ) -> Result<()> {
     let mut declared = leaf.content_type.clone();
     if DECOMP_TYPES.contains(&declared.as_str()) {
-        match mime::gunzip(&leaf.body, settings.load.max_input_size) {
+        match mime::gunzip(&leaf.body, ctx.0.load.max_input_size) {
             Ok(b) => {
                 leaf.body = b;
                 leaf.within = None;
@@ -330,7 +335,7 @@ fn process_leaf(
     } else {
         declared
     };
-    route(leaf, detected, text, sources, settings, warnings, out)
+    route(leaf, detected, text, sources, ctx, warnings, out)
 }
 
 fn route(
@@ -338,7 +343,7 @@ fn route(
     ctype: String,
     text: Text,
     sources: &mut SourceMap,
-    settings: &Settings,
+    ctx: Ctx<'_>,
     warnings: &mut Vec<Warning>,
     out: &mut Vec<Part>,
 ) -> Result<()> {
@@ -364,39 +369,9 @@ fn route(
         }
         "text/cloud-config-archive" => {
             let text = text.into_string(sources);
-            explode_archive(leaf, text, sources, settings, warnings, out)?
+            explode_archive(leaf, text, sources, ctx, warnings, out)?
         }
-        "text/jinja2" => {
-            // cloud-init renders the template with instance data, then re-types the result.
-            let body = text
-                .as_str(sources)
-                .split_once('\n')
-                .map(|(_, rest)| rest)
-                .unwrap_or("")
-                .to_string();
-            let retyped = type_from_starts_with(&body);
-            if retyped == Some("text/cloud-config") {
-                skip(
-                    warnings,
-                    &leaf,
-                    WarnKind::Unsupported,
-                    "Jinja template is not rendered by strata: its text is used as it is".into(),
-                );
-                let source = sources.add(format!("{} (jinja body)", leaf.label), body);
-                out.push(Part {
-                    kind: PartKind::CloudConfig,
-                    source,
-                    headers: leaf.headers,
-                });
-            } else {
-                skip(
-                    warnings,
-                    &leaf,
-                    WarnKind::Unsupported,
-                    "Jinja template that does not render to #cloud-config: skipped".into(),
-                );
-            }
-        }
+        "text/jinja2" => super::jinja_part::part(leaf, text, sources, ctx.1, warnings, out)?,
         "text/x-include-url" | "text/x-include-once-url" => {
             skip(warnings, &leaf, WarnKind::Unsupported, "#include parts are not followed: strata does not fetch URLs or files named in user-data".into());
         }
@@ -466,7 +441,7 @@ fn explode_archive(
     leaf: Leaf,
     text: String,
     sources: &mut SourceMap,
-    settings: &Settings,
+    ctx: Ctx<'_>,
     warnings: &mut Vec<Warning>,
     out: &mut Vec<Part>,
 ) -> Result<()> {
@@ -474,7 +449,7 @@ fn explode_archive(
         Some((file, before, indent)) => sources.add_within(file.clone(), text, (*before, *indent)),
         None => sources.add(leaf.label.clone(), text),
     };
-    let doc = match load::yaml::load_single(sources.text(id), id, &settings.load, warnings) {
+    let doc = match load::yaml::load_single(sources.text(id), id, &ctx.0.load, warnings) {
         Ok(d) => d,
         Err(e) => {
             warnings.push(Warning::new(
@@ -574,7 +549,7 @@ fn explode_archive(
                 ctype,
                 Text::Own(content),
                 sources,
-                settings,
+                ctx,
                 warnings,
                 out,
             )?,
