@@ -50,7 +50,7 @@ from email.mime.text import MIMEText
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from yamltext import Emitter, Omap, canon, typed, TRICKY_STRINGS  # noqa: E402
+from yamltext import Emitter, Omap, reads_back, typed, TRICKY_STRINGS  # noqa: E402
 
 KEYS = ["a", "b", "c"]
 ODD_KEYS = [True, False, 1, "on", "1", None]  # `on:` and `1:` are True and 1 (the same key)
@@ -219,13 +219,6 @@ def cloud_init_mime(handler, blob):
     return result
 
 
-def reads_back(text, want):
-    """None when PyYAML reads text as want, else what it reads."""
-    try:
-        got = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        return f"<error> {e}"
-    return None if canon(got) == canon(want) else canon(got)
 JKEYS = ["region", "local-hostname", "a.b", "x//y", "plain", "zone_id", "Mixed-Case"]
 
 

@@ -40,7 +40,7 @@ from heat.engine import parameters
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from yamltext import Emitter, canon, TRICKY_STRINGS  # noqa: E402
+from yamltext import Emitter, reads_back, TRICKY_STRINGS  # noqa: E402
 
 TYPES = ["String", "Number", "CommaDelimitedList", "Json", "Boolean"]
 STRATEGIES = ["overwrite", "merge", "deep_merge", "overwrite", "bogus"]
@@ -167,15 +167,6 @@ def heat(types, texts, copies=False):
     finally:
         env_fmt.parse = PARSE
     return json.loads(json.dumps(params))
-
-
-def reads_back(text, want):
-    """None when PyYAML reads text as want, else what it reads."""
-    try:
-        got = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        return f"<error> {e}"
-    return None if canon(got) == canon(want) else canon(got)
 
 
 def main():

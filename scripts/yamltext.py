@@ -105,6 +105,19 @@ def canon(v):
     return "?" + type(v).__name__ + repr(v)
 
 
+def reads_back(text, want):
+    """None when PyYAML reads `text` as `want` (compared by `canon`), else what it reads: the
+    generator check of the differential scripts (a text that does not read back is a bug of
+    the generator, not of the system under test)."""
+    import yaml  # here: the writer itself needs no YAML reader
+
+    try:
+        got = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        return f"<error> {e}"
+    return None if canon(got) == canon(want) else canon(got)
+
+
 def typed(v):
     """A value with its Python types made explicit (1, 1.0 and True differ; bytes, sets, dates
     and NaN kept), for comparing a system's value with what a YAML reader builds back from a
