@@ -205,17 +205,17 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
             cx.warn.push(WarnKind::Unlayered, format!("more than one LayeringPolicy: Deckhand uses the first ({} at {first}) and ignores {}", policy.title, extra.title), extra.span());
         }
     }
+    let layered = (|| {
+        let order = select::layer_order(policy, own[policy_at].as_ref())?;
+        let site = select::Site::build(&docs, &own, &order, policy, &set.unhashable, &mut cx.warn)?;
+        let plan = order::plan(&site)?;
+        let slots = own.into_iter().map(Slot::new).collect();
+        let slots = run(&docs, &site, &plan, slots, &mut cx)?;
+        Ok((site.parent, plan, slots))
+    })();
     // A failure keeps the warnings gathered before it: they are printed before the error.
-    let order = select::layer_order(policy, own[policy_at].as_ref())
-        .map_err(|e| e.after_warnings(std::mem::take(&mut cx.warn.list)))?;
-    let site = select::Site::build(&docs, &own, &order, policy, &set.unhashable, &mut cx.warn)
-        .map_err(|e| e.after_warnings(std::mem::take(&mut cx.warn.list)))?;
-    let plan =
-        order::plan(&site).map_err(|e| e.after_warnings(std::mem::take(&mut cx.warn.list)))?;
-    let slots = own.into_iter().map(Slot::new).collect();
-    let slots = run(&docs, &site, &plan, slots, &mut cx)
-        .map_err(|e| e.after_warnings(std::mem::take(&mut cx.warn.list)))?;
-    let parent = site.parent;
+    let (parent, plan, slots) =
+        layered.map_err(|e: Error| e.after_warnings(std::mem::take(&mut cx.warn.list)))?;
     let Cx { trace, warn, .. } = cx;
     let warnings = warn.list;
     let (list, stream) = output(&mut docs, &parent, &plan, slots);
