@@ -149,10 +149,10 @@ fn leaves(
     let reload = input.reload;
     if input.bytes.is_empty() {
         let id = sources.add(name.clone(), String::new());
-        warnings.push(Warning::new(
-            WarnKind::EmptyInput,
-            format!("{name} is empty: cloud-init ignores empty user-data, it adds nothing"),
+        warnings.push(crate::frontend::no_document(
+            &name,
             file_span(id),
+            "cloud-init ignores empty user-data, it adds nothing",
         ));
         return Ok(Vec::new());
     }

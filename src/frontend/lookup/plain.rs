@@ -52,10 +52,10 @@ pub fn merge_with_rules(
     let rules_name = rules_file.name.clone();
     let rules_doc = load_input(rules_file, sources, settings, &mut warnings)?;
     if rules_doc.is_none() {
-        warnings.push(Warning::new(
-            WarnKind::EmptyInput,
-            format!("--rules {rules_name} holds no document (empty, or only comments): no rule, the plain deep merge"),
+        warnings.push(crate::frontend::no_document(
+            &format!("--rules {rules_name}"),
             Span::NONE,
+            "no rule, the plain deep merge",
         ));
     }
     let rules = rules_from_doc(
