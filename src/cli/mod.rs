@@ -609,9 +609,7 @@ fn report_warnings(
     let mut stderr = std::io::stderr().lock();
     for w in warnings {
         match policy.action(w.kind) {
-            Action::Show => {
-                let _ = writeln!(stderr, "{}", colour::for_stderr(w.render(sources)));
-            }
+            Action::Show => show(&mut stderr, w, sources),
             Action::Quiet => {}
             Action::Fail => failed.push(w),
         }
@@ -632,13 +630,18 @@ fn report_warnings(
     }
 }
 
+/// One warning on stderr, as an error is shown (position, the line, a caret; coloured).
+fn show(stderr: &mut impl Write, w: &Warning, sources: &SourceMap) {
+    let _ = writeln!(stderr, "{}", colour::for_stderr(w.render(sources)));
+}
+
 /// The warnings a render gathered before it failed, printed before its error (a failed
 /// warning among them is shown as a warning: the error is what fails the run).
 fn report_before(e: &mut Error, sources: &SourceMap, policy: &Policy) {
     let mut stderr = std::io::stderr().lock();
     for w in e.take_warnings() {
         if policy.action(w.kind) != Action::Quiet {
-            let _ = writeln!(stderr, "{}", colour::for_stderr(w.render(sources)));
+            show(&mut stderr, &w, sources);
         }
     }
 }

@@ -49,8 +49,8 @@ impl Chain {
         })
     }
 
-    /// The earliest of the items kept so far (`kept`, whose i-th item is entry i) equal to
-    /// `item`, whose hash is `h`.
+    /// The item kept so far (`kept`, whose i-th item is entry i) equal to `item`, whose hash
+    /// is `h`: the first found is the only one, as a union keeps no two equal items.
     pub(super) fn find(
         &self,
         kept: &[Node],
@@ -59,8 +59,7 @@ impl Chain {
         eq: impl Fn(&Node, &Node) -> bool,
     ) -> Option<usize> {
         self.iter(h)
-            .filter(|&i| kept.get(i).is_some_and(|k| eq(k, item)))
-            .min()
+            .find(|&i| kept.get(i).is_some_and(|k| eq(k, item)))
     }
 }
 
