@@ -5,9 +5,9 @@
 //! fail? — nothing changes) and `merge` (cannot fail). Mergers are named by behaviour
 //! (`strategy::MergerSpec`); no file here knows which system asked for one.
 
+pub mod casefold;
 mod dict;
 mod fault;
-pub mod fold;
 mod gem;
 pub mod knockout;
 mod list;

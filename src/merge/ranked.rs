@@ -5,8 +5,8 @@
 //! that have no rule of their own); under `TopKeys` nested lists follow their own path's rule
 //! or the default. Knockout markers live in `knockout`, lists in `ranked_list`.
 
+use super::casefold::{eq_fold, find_key, fold_index, fold_text, key_str};
 use super::fault::NoticeKind;
-use super::fold::{eq_fold, find_key, fold_index, fold_text, key_str};
 use super::knockout::{is_bare_marker, knock_out};
 use super::rank_ctx::RankCtx;
 use super::ranked_list;

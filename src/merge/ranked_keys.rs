@@ -4,7 +4,7 @@
 //! case-insensitively, a number equal to its decimal text), and the tuple-key helpers
 //! (which keys identify an item, an item's tuple hash, knockout marker items).
 
-use super::fold::{eq_fold, key_str};
+use super::casefold::{eq_fold, key_str};
 use crate::strategy::ranked::{MapListMode, RankedStrategy};
 use crate::value::key_text;
 use crate::value::{Key, Kind, Node};

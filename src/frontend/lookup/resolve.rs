@@ -6,7 +6,7 @@
 //! configuration it lists. Trace steps and warnings are re-rooted under the key they belong to.
 
 use crate::error::{Result, Warning};
-use crate::merge::fold::{find_key, fold_index, fold_text, key_str};
+use crate::merge::casefold::{find_key, fold_index, fold_text, key_str};
 use crate::merge::knockout::{is_bare_marker, strip_markers};
 use crate::merge::rank_ctx::RankCtx;
 use crate::merge::{Engine, Outcome, RuleRef, Trace};

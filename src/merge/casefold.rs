@@ -1,4 +1,4 @@
-//! Key comparison for the ranked merge: exact, or case-folded (`eq_fold`), with an index of
+//! Key comparison for the ranked merge (case folding): exact, or case-folded (`eq_fold`), with an index of
 //! folded key texts so that many case-insensitive lookups in one map cost linear time.
 
 use crate::value::{Key, Map};
