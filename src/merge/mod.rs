@@ -51,7 +51,7 @@ pub struct Engine<'a> {
 
 impl<'a> Engine<'a> {
     pub fn new(rules: &'a RuleSet, trace: Option<&'a mut Trace>) -> Engine<'a> {
-        let track_path = trace.is_some() || rules.path_dependent();
+        let track_path = trace.is_some();
         Engine {
             rules,
             trace,
@@ -162,11 +162,7 @@ impl<'a> Engine<'a> {
     }
 
     fn stack(&self) -> &'a Stack {
-        if self.rules.path_dependent() {
-            self.rules.stack_for(&self.path)
-        } else {
-            &self.rules.root
-        }
+        &self.rules.root
     }
 
     fn spec_for(&self, old: &Node, new: &Node) -> Option<&'a Spec> {

@@ -1,12 +1,13 @@
 //! The one strategy representation every front-end compiles its directives into: a `Stack` of
 //! merger specs named by behaviour (map / list / string / Python's `+`, with their options)
-//! plus where each was written, and `RuleSet`s that pick a stack by document path. Plain data:
+//! plus where each was written, and the `RuleSet` a merge runs under (rules chosen by path are
+//! `selector::PathRules`, the one selector). Plain data:
 //! the engine in `merge` acts on it. docs/ARCHITECTURE.md shows what each system compiles to.
 
 pub mod ranked;
 pub mod selector;
 
-use crate::value::{Path, Span};
+use crate::value::Span;
 use std::fmt;
 
 /// What a dict merger does at a key both sides have.
@@ -251,11 +252,11 @@ impl fmt::Display for Stack {
     }
 }
 
-/// Path-selected stacks: the most specific matching selector wins, else the root stack.
+/// The stack a merge runs under. Rules chosen by path are `selector::PathRules` (the one
+/// selector: exact, regex, default, optionally case-folded), which the ranked merge consults.
 #[derive(Clone, Debug, Default)]
 pub struct RuleSet {
     pub root: Stack,
-    pub by_path: Vec<(Path, Stack)>,
 }
 
 impl RuleSet {
@@ -269,30 +270,11 @@ impl RuleSet {
     }
 
     pub fn single(root: Stack) -> RuleSet {
-        RuleSet {
-            root,
-            by_path: Vec::new(),
-        }
+        RuleSet { root }
     }
 
     /// Whether no merge under these rules can fail (`MergerSpec::infallible` everywhere).
     pub fn infallible(&self) -> bool {
-        std::iter::once(&self.root)
-            .chain(self.by_path.iter().map(|(_, s)| s))
-            .all(|s| s.mergers.iter().all(|m| m.spec.infallible()))
-    }
-
-    /// Whether any rule depends on the path (so the engine must track it).
-    pub fn path_dependent(&self) -> bool {
-        !self.by_path.is_empty()
-    }
-
-    pub fn stack_for(&self, path: &Path) -> &Stack {
-        self.by_path
-            .iter()
-            .filter(|(p, _)| path.starts_with(p))
-            .max_by_key(|(p, _)| p.0.len())
-            .map(|(_, s)| s)
-            .unwrap_or(&self.root)
+        self.root.mergers.iter().all(|m| m.spec.infallible())
     }
 }

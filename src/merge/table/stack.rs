@@ -10,7 +10,6 @@ use super::{merger, Policy};
 use crate::strategy::{
     DictMethod, DictOpts, ListMethod, ListOpts, MergerSpec, RuleSet, Stack, StrMethod, StrOpts,
 };
-use crate::value::Path;
 
 /// A cloud-init merger stack from its string form (`dict(no_replace,recurse_list)+list()`),
 /// with cloud-init's option precedence (replace > no_replace; append > prepend > replace >
@@ -71,17 +70,6 @@ fn ci_stack(text: &str) -> Stack {
         replace_unhandled: false,
         by_new_type: false,
     }
-}
-
-/// The deep default at the root, other stacks below JSON-Pointer prefixes.
-fn by_path(stacks: &[(&str, Stack)]) -> Policy {
-    Policy::Rules(RuleSet {
-        root: Stack::deep_default(),
-        by_path: stacks
-            .iter()
-            .map(|(p, s)| (Path::parse_pointer(p).expect("a pointer"), s.clone()))
-            .collect(),
-    })
 }
 
 /// The plain deep merge (`strata merge` without `--how`; Deckhand's `merge` action).
@@ -270,13 +258,6 @@ fn deep_default() {
     // Deckhand's `merge` action at a path: the same merge, steps under the path.
     merges!(Policy::At(RuleSet::single(Stack::deep_default()), "/data/x"), "{a: {b: 1}}", "{a: {c: 2}, d: [1]}" => "{a: {b: 1, c: 2}, d: [1]}", ["/data/x/a/c added", "/data/x/d added"]);
     merges!(Policy::At(RuleSet::single(Stack::deep_default()), "/l/0"), "{a: 1}", "site" => "site", ["/l/0 replaced"]);
-    // Stacks chosen by path: the longest matching prefix, else the root stack.
-    let append = ci_stack("dict(recurse_list)+list(append)");
-    merges!(by_path(&[("/a", append.clone())]), "{a: {l: [1]}, b: [1]}", "{a: {l: [2]}, b: [2]}" => "{a: {l: [1, 2]}, b: [2]}");
-    merges!(by_path(&[("/a", append.clone()), ("/a/m", Stack::deep_default())]), "{a: {l: [1], m: {l: [1]}}}", "{a: {l: [2], m: {l: [2]}}}" => "{a: {l: [1, 2], m: {l: [2]}}}");
-    // The parent's merger decides whether to recurse: the deep dict replaces the list at /a/l
-    // itself, so a stack chosen for /a/l is never asked.
-    merges!(by_path(&[("/a/l", append)]), "{a: {l: [1]}}", "{a: {l: [2]}}" => "{a: {l: [2]}}");
 }
 
 #[test]
