@@ -4,10 +4,12 @@
 //! Python's `merge_map` (`ByNewType` or one-level `Replace`, with `skip_null`,
 //! `replace_falsy_old` and `strict_types`: Heat's).
 
+use super::walk::{walk, Fate, KeyPolicy, Keys};
 use super::{Engine, MergeError, Merger, NoticeKind, Outcome, PyError};
 use crate::strategy::{DictMethod, DictOpts, Merger as Spec};
 use crate::value::py::py_truthy;
-use crate::value::{Kind, Node};
+use crate::value::{Key, Kind, Node};
+use std::convert::Infallible;
 
 pub struct DictMerger<'a> {
     pub opts: DictOpts,
@@ -148,80 +150,76 @@ impl Merger for DictMerger<'_> {
             return Node::empty_map(span);
         };
         let tracing = eng.tracing();
-        // Room for exactly the keys this merge adds (doubling would leave a loaded map's
-        // block half empty), but at least an eighth more, so a map that many layers each add a
-        // key to still grows geometrically.
-        // Each new key is looked up once: its position holds until an entry is deleted (a
-        // key added goes last; the new map's keys are distinct).
-        let found: Vec<Option<usize>> = nm.keys().map(|k| om.get_index_of(k)).collect();
-        let added = found.iter().filter(|i| i.is_none()).count();
-        if added > 0 {
-            om.reserve_exact(added.max(om.len() / 8));
-        }
-        let mut shifted = false;
-        for ((k, nv), at) in nm.into_iter().zip(found) {
-            eng.push_key(&k);
-            let at = if shifted { om.get_index_of(&k) } else { at };
-            match at {
-                None if nv.is_null() && self.opts.skip_null => {}
-                None => {
-                    eng.record(Outcome::Added, Some(self.spec), nv.span, &[], &[]);
-                    om.insert_new(k, nv);
-                }
-                Some(i) => {
-                    let Some((_, ov)) = om.get_index_mut(i) else {
-                        continue;
-                    };
-                    match self.action(ov, &nv) {
-                        Action::Delete => {
-                            if tracing {
-                                eng.record(
-                                    Outcome::Deleted,
-                                    Some(self.spec),
-                                    nv.span,
-                                    &[&*ov],
-                                    &[],
-                                );
-                            }
-                            om.shift_remove_index(i);
-                            shifted = true;
-                        }
-                        Action::Replace => {
-                            if self.opts.method == DictMethod::Deep {
-                                kind_changed(eng, ov, &nv);
-                            }
-                            if tracing {
-                                eng.record(
-                                    Outcome::Replaced,
-                                    Some(self.spec),
-                                    nv.span,
-                                    &[&*ov],
-                                    &[],
-                                );
-                            }
-                            *ov = nv;
-                        }
-                        Action::Keep | Action::Skip => {
-                            if tracing {
-                                eng.record(Outcome::Kept, Some(self.spec), ov.span, &[], &[&nv]);
-                            }
-                        }
-                        Action::Recurse => {
-                            let taken = ov.take();
-                            let merged = eng.merge(taken, nv);
-                            if let Some((_, slot)) = om.get_index_mut(i) {
-                                *slot = merged;
-                            }
-                        }
-                    }
-                }
-            }
-            eng.pop();
-        }
+        let mut keys = DictKeys {
+            merger: self,
+            eng,
+            tracing,
+        };
+        let Ok(()) = walk(&mut keys, &mut om, *nm, Keys::EXACT);
         Node {
             kind: Kind::Map(om),
             span,
         }
+    }
+}
+
+/// The dict merger's decisions at each key of the walk.
+struct DictKeys<'m, 'e, 'a> {
+    merger: &'m DictMerger<'m>,
+    eng: &'e mut Engine<'a>,
+    tracing: bool,
+}
+
+impl KeyPolicy for DictKeys<'_, '_, '_> {
+    type Error = Infallible;
+
+    fn enter(&mut self, key: &Key) {
+        self.eng.push_key(key);
+    }
+
+    fn leave(&mut self) {
+        self.eng.pop();
+    }
+
+    fn absent(&mut self, _key: &Key, nv: Node) -> Result<Option<Node>, Infallible> {
+        if nv.is_null() && self.merger.opts.skip_null {
+            return Ok(None);
+        }
+        let spec = Some(self.merger.spec);
+        self.eng.record(Outcome::Added, spec, nv.span, &[], &[]);
+        Ok(Some(nv))
+    }
+
+    fn both(&mut self, ov: &mut Node, nv: Node) -> Result<Fate, Infallible> {
+        let (m, eng, tracing) = (self.merger, &mut *self.eng, self.tracing);
+        let spec = Some(m.spec);
+        match m.action(ov, &nv) {
+            Action::Delete => {
+                if tracing {
+                    eng.record(Outcome::Deleted, spec, nv.span, &[&*ov], &[]);
+                }
+                return Ok(Fate::Deleted);
+            }
+            Action::Replace => {
+                if m.opts.method == DictMethod::Deep {
+                    kind_changed(eng, ov, &nv);
+                }
+                if tracing {
+                    eng.record(Outcome::Replaced, spec, nv.span, &[&*ov], &[]);
+                }
+                *ov = nv;
+            }
+            Action::Keep | Action::Skip => {
+                if tracing {
+                    eng.record(Outcome::Kept, spec, ov.span, &[], &[&nv]);
+                }
+            }
+            Action::Recurse => {
+                let taken = ov.take();
+                *ov = eng.merge(taken, nv);
+            }
+        }
+        Ok(Fate::Stays)
     }
 }
 

@@ -7,6 +7,7 @@
 //! and sorted). Ruby's object identity is modelled by [`Alias`]; values mean what they mean to
 //! Ruby (`value::ruby`). Every decision is recorded through the engine.
 
+use super::walk::{walk, Fate, KeyPolicy, Keys};
 use super::{Engine, MergeError, Merger};
 use crate::merge::Outcome;
 use crate::strategy::{GemOpts, Merger as Spec};
@@ -140,30 +141,8 @@ impl Run<'_, '_, '_> {
             }
             return Ok(Node::new(Kind::Map(Box::new(out)), span));
         };
-        for (k, sv) in src.into_iter() {
-            let slot = out.get_mut(&k).map(Node::take);
-            let merged = match slot {
-                Some(dv) if truthy(&dv) => self.at(&k, |d| d.merge(sv, dv, alias.child()))?,
-                Some(dv) => {
-                    // dest has a falsy value: replaced by source merged with its own copy.
-                    let copy = sv.clone();
-                    self.at(&k, |d| {
-                        if alias == Alias::Distinct && !sv.is_null() {
-                            d.record(Outcome::Replaced, &sv, &[&dv]);
-                        }
-                        d.merge(sv, copy, Alias::Dup)
-                    })?
-                }
-                None => {
-                    let copy = sv.clone();
-                    self.at(&k, |d| {
-                        d.record(Outcome::Added, &sv, &[]);
-                        d.merge(sv, copy, Alias::Dup)
-                    })?
-                }
-            };
-            out.insert(k, merged);
-        }
+        let mut keys = GemKeys { run: self, alias };
+        walk(&mut keys, &mut out, *src, Keys::EXACT)?;
         Ok(Node::new(Kind::Map(out), dest.span))
     }
 
@@ -332,6 +311,50 @@ impl Run<'_, '_, '_> {
             self.record(Outcome::Replaced, &out, &[&dest]);
         }
         out
+    }
+}
+
+/// The gem's `deep_merge!` at each key of a hash over a hash (the one map walk, `walk`).
+struct GemKeys<'k, 'r, 'e, 'a> {
+    run: &'k mut Run<'r, 'e, 'a>,
+    alias: Alias,
+}
+
+impl KeyPolicy for GemKeys<'_, '_, '_, '_> {
+    type Error = String;
+
+    fn enter(&mut self, key: &Key) {
+        if let Some(eng) = self.run.eng.as_deref_mut() {
+            eng.push_key(key);
+        }
+    }
+
+    fn leave(&mut self) {
+        if let Some(eng) = self.run.eng.as_deref_mut() {
+            eng.pop();
+        }
+    }
+
+    fn absent(&mut self, _key: &Key, sv: Node) -> Result<Option<Node>, String> {
+        // A value new at a key is merged with its own shallow copy.
+        let copy = sv.clone();
+        self.run.record(Outcome::Added, &sv, &[]);
+        self.run.merge(sv, copy, Alias::Dup).map(Some)
+    }
+
+    fn both(&mut self, slot: &mut Node, sv: Node) -> Result<Fate, String> {
+        let dv = slot.take();
+        *slot = if truthy(&dv) {
+            self.run.merge(sv, dv, self.alias.child())?
+        } else {
+            // dest has a falsy value: replaced by source merged with its own copy.
+            let copy = sv.clone();
+            if self.alias == Alias::Distinct && !sv.is_null() {
+                self.run.record(Outcome::Replaced, &sv, &[&dv]);
+            }
+            self.run.merge(sv, copy, Alias::Dup)?
+        };
+        Ok(Fate::Stays)
     }
 }
 

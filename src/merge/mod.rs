@@ -21,6 +21,7 @@ mod string;
 mod table;
 pub mod trace;
 pub mod union;
+mod walk;
 
 use crate::strategy::{Merger as Spec, MergerSpec, RuleSet, Stack, StrMethod};
 use crate::value::{key_cow, Key, Kind, Node, Path, Span};

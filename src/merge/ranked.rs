@@ -5,17 +5,18 @@
 //! that have no rule of their own); under `TopKeys` nested lists follow their own path's rule
 //! or the default. Knockout markers live in `knockout`, lists in `ranked_list`.
 
-use super::casefold::{eq_fold, find_key, fold_index, fold_text, key_str};
 use super::fault::NoticeKind;
 use super::knockout::{is_bare_marker, knock_out};
 use super::rank_ctx::RankCtx;
 use super::ranked_list;
+use super::walk::{walk, Fate, KeyPolicy, Keys};
 use super::{Engine, MergeError, Merger, Outcome};
 use crate::strategy::ranked::{
     shape, ListMode, MapListMode, MapMode, RankedStrategy, RuleId, Shape,
 };
 use crate::strategy::Merger as Spec;
-use crate::value::{Kind, Map, Node};
+use crate::value::{Key, Kind, Node};
+use std::convert::Infallible;
 
 /// The ranked merger for one rule.
 pub struct RankedMerger<'r> {
@@ -94,24 +95,9 @@ fn mismatch(eng: &mut Engine<'_>, ctx: &RankCtx<'_>, r: Node, d: Node) -> Node {
     kept(eng, &ctx.scalar_rule, r, &d)
 }
 
-/// The index of the knockout marker `<prefix><key>` in a map, if there is one.
-fn find_marker(map: &Map, prefix: &str, key: &str, fold: bool) -> Option<usize> {
-    map.keys().position(|k| {
-        k.as_str()
-            .and_then(|t| t.strip_prefix(prefix))
-            .is_some_and(|rest| {
-                if fold {
-                    eq_fold(rest, key)
-                } else {
-                    rest == key
-                }
-            })
-    })
-}
-
 /// Two maps: keys of `r` stay (in order); keys only in `d` are appended whole; keys in both
-/// are merged by `merge_child`. `rule` is the setting that asked for this merge (for the
-/// trace): the map rule, or the list-of-maps rule for items merged by keys.
+/// are merged by `merge_child` (the one map walk, `walk`). `rule` is the setting that asked for
+/// this merge (for the trace): the map rule, or the list-of-maps rule for items merged by keys.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn merge_maps(
     eng: &mut Engine<'_>,
@@ -132,50 +118,58 @@ pub(super) fn merge_maps(
         _ => return Node::map(*rm, r_span),
     };
     eng.record(Outcome::Merged, Some(rule), r_span, &[], &[]);
-    let fold = ctx.fold();
-    let prefix = s.knockout_prefix.as_ref().map(|f| &*f.value);
-    // Large maps get an index of folded key texts; small ones are scanned.
-    let mut index = (fold && rm.len() > 16).then(|| fold_index(&rm));
-    for (k, dv) in dm.into_iter() {
-        eng.push_key(&k);
-        let text = key_str(&k);
-        if let Some(p) = prefix {
-            let marker = match &index {
-                Some(ix) => ix.get(&fold_text(&format!("{p}{text}"))).copied(),
-                None => find_marker(&rm, p, &text, fold),
-            };
-            if let Some((mk, _)) = marker.and_then(|i| rm.get_index(i)) {
-                let rule = s.knockout_prefix.as_ref().map(|f| &f.rule);
-                eng.record(Outcome::Deleted, rule, mk.span(), &[&dv], &[&mk.0]);
-                eng.pop();
-                continue;
-            }
-        }
-        let found = match &index {
-            Some(ix) => ix.get(&fold_text(&text)).copied(),
-            None => find_key(&rm, &k, fold),
-        };
-        match found {
-            None => {
-                eng.record(Outcome::Added, Some(rule), dv.span, &[], &[]);
-                if let Some(ix) = index.as_mut() {
-                    ix.entry(fold_text(&text)).or_insert(rm.len());
-                }
-                rm.insert(k, dv);
-            }
-            Some(i) => {
-                if let Some((_, slot)) = rm.get_index_mut(i) {
-                    let rv = slot.take();
-                    let merged = merge_child(eng, ctx, s, rule, deep, rv, dv);
-                    if let Some((_, slot)) = rm.get_index_mut(i) {
-                        *slot = merged;
-                    }
-                }
-            }
-        }
-        eng.pop();
-    }
+    let keys = Keys {
+        fold: ctx.fold(),
+        marker: s.knockout_prefix.as_ref().map(|f| &*f.value),
+    };
+    let mut policy = RankedKeys {
+        eng,
+        ctx,
+        s,
+        rule,
+        deep,
+    };
+    let Ok(()) = walk(&mut policy, &mut rm, *dm, keys);
     Node::new(Kind::Map(rm), r_span)
+}
+
+/// The ranked merge's decisions at each key of the walk.
+struct RankedKeys<'x, 'e, 'a, 'c> {
+    eng: &'e mut Engine<'a>,
+    ctx: &'x RankCtx<'c>,
+    s: &'x RankedStrategy,
+    rule: &'x Spec,
+    deep: bool,
+}
+
+impl KeyPolicy for RankedKeys<'_, '_, '_, '_> {
+    type Error = Infallible;
+
+    fn enter(&mut self, key: &Key) {
+        self.eng.push_key(key);
+    }
+
+    fn leave(&mut self) {
+        self.eng.pop();
+    }
+
+    fn absent(&mut self, _key: &Key, dv: Node) -> Result<Option<Node>, Infallible> {
+        self.eng
+            .record(Outcome::Added, Some(self.rule), dv.span, &[], &[]);
+        Ok(Some(dv))
+    }
+
+    fn both(&mut self, slot: &mut Node, dv: Node) -> Result<Fate, Infallible> {
+        let rv = slot.take();
+        *slot = merge_child(self.eng, self.ctx, self.s, self.rule, self.deep, rv, dv);
+        Ok(Fate::Stays)
+    }
+
+    fn blocked(&mut self, marker: &Key, dv: Node) {
+        let rule = self.s.knockout_prefix.as_ref().map(|f| &f.rule);
+        self.eng
+            .record(Outcome::Deleted, rule, marker.span(), &[&dv], &[&marker.0]);
+    }
 }
 
 /// A key both sides have. Maps: under `deep`, merged with the key's own rule if it has one,

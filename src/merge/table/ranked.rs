@@ -172,6 +172,30 @@ fn maps_and_scalars() {
     folds!(r(deep()), ["{a: 1}", "{a: 2, b: 2}", "{a: 3, b: 3, c: 3}"] => "{a: 1, b: 2, c: 3}");
 }
 
+#[test]
+fn the_map_walk_small_and_indexed() {
+    // Above 16 keys the old map's folded keys are indexed; the answers must not change. A key
+    // the walk has added is found again when a later key folds to it; a marker blocks its key
+    // in either spelling.
+    let keys = |n: usize| {
+        (0..n)
+            .map(|i| format!("K{i}: {i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for n in [1, 16, 17, 40] {
+        let (old, want) = (
+            format!("{{{}, --B: null}}", keys(n)),
+            format!("{{{}, --B: null, c: 3}}", keys(n)),
+        );
+        merges!(r(hash()), old.as_str(), "{k0: x, b: 2, c: 3, C: 4}" => want.as_str());
+        let want = format!("{{{}, c: 3}}", keys(n));
+        merges!(stripped(hash()), old.as_str(), "{k0: x, b: 2, c: 3, C: 4}" => want.as_str());
+    }
+    // Exact keys: the marker blocks its own spelling only.
+    merges!(table(hash(), Vec::new(), false, false), "{--b: null, a: 1}", "{b: 2, B: 3, a: 4}" => "{--b: null, a: 1, B: 3}");
+}
+
 fn r_deep() -> RankedStrategy {
     strat(MapMode::Deep, ListMode::KeepFirst, MapListMode::KeepFirst)
 }
