@@ -5,8 +5,10 @@
 //! non-hash makes the later keys merge with themselves, and a value new at a key is merged with
 //! its own shallow copy (so nested arrays lose knockout items or are emptied by a bare prefix,
 //! and sorted). Ruby's object identity is modelled by [`Alias`]; values mean what they mean to
-//! Ruby (`value::ruby`). Every decision is recorded through the engine.
+//! Ruby (`value::ruby`). Hashes go through the one map walk (`walk`), knockout rules live with the
+//! ranked family's in `knockout`. Every decision is recorded through the engine.
 
+use super::knockout;
 use super::walk::{walk, Fate, KeyPolicy, Keys};
 use super::{Engine, MergeError, Merger};
 use crate::merge::Outcome;
@@ -83,12 +85,6 @@ impl Run<'_, '_, '_> {
         if let Some(eng) = self.eng.as_deref_mut() {
             eng.record(outcome, Some(self.spec), value.span, overrode, &[]);
         }
-    }
-
-    fn strip<'s>(&self, s: &'s str) -> Option<std::borrow::Cow<'s, str>> {
-        let ko = self.opts.knockout.as_ref()?;
-        let out = ko.re.replace_all(s, "");
-        (out != s).then_some(out)
     }
 
     /// `deep_merge!(source, dest)`; with `Alias::Same`, `dest` is ignored (it is `source`).
@@ -170,20 +166,14 @@ impl Run<'_, '_, '_> {
         let mut src: Vec<Node> = src.into_iter().collect();
         let mut dest = dest;
         if let Some(ko) = &self.opts.knockout {
-            let prefix = &*ko.prefix;
-            if src.iter().any(|n| ruby::text(n) == Some(prefix)) {
+            if knockout::gem_has_bare(ko, &src) {
                 // A bare prefix: dest is cleared (`clear_or_nil`), the prefix dropped.
                 self.record(Outcome::Deleted, &dest, &[&dest]);
-                dest = match dest.kind {
-                    Kind::List(_) => Node::list(Vec::new(), dest.span),
-                    Kind::Map(_) => Node::empty_map(dest.span),
-                    Kind::Str(_) | Kind::Timestamp(_) => ruby::string("", dest.span),
-                    _ => Node::null(dest.span),
-                };
+                dest = knockout::gem_clear(dest);
                 if alias == Alias::Same {
                     src.clear();
                 }
-                src.retain(|n| ruby::text(n) != Some(prefix));
+                knockout::gem_drop_bare(ko, &mut src);
             }
         }
         let dest_span = dest.span;
@@ -196,28 +186,15 @@ impl Run<'_, '_, '_> {
         } else {
             dst.into_iter().collect()
         };
-        if self.opts.knockout.is_some() {
+        if let Some(ko) = &self.opts.knockout {
             if alias == Alias::Same {
-                self.reject_self(&mut src);
+                knockout::gem_reject_self(ko, &mut src);
             } else {
-                let mut kept = Vec::with_capacity(src.len());
-                for item in src {
-                    let stripped = ruby::text(&item).and_then(|s| self.strip(s));
-                    match stripped {
-                        Some(plain) => {
-                            let ko = ruby::text(&item).unwrap_or_default().to_string();
-                            let before = dst.len();
-                            dst.retain(|d| {
-                                ruby::text(d).is_none_or(|t| t != plain.as_ref() && t != ko)
-                            });
-                            if dst.len() != before {
-                                self.record(Outcome::Deleted, &item, &[]);
-                            }
-                        }
-                        None => kept.push(item),
-                    }
+                let mut dropped = Vec::new();
+                src = knockout::gem_knock_items(ko, src, &mut dst, |item| dropped.push(item));
+                for item in &dropped {
+                    self.record(Outcome::Deleted, item, &[]);
                 }
-                src = kept;
             }
         }
         let mut merged = if alias == Alias::Same {
@@ -253,59 +230,12 @@ impl Run<'_, '_, '_> {
         Ok(Node::list(merged, dest_span))
     }
 
-    /// `delete_if` on an array that is also the array it deletes from (`deep_merge!(x, x)`),
-    /// following Ruby 3.1's `ary_reject_bang` index walk.
-    fn reject_self(&self, ary: &mut Vec<Node>) {
-        let (mut i1, mut i2) = (0usize, 0usize);
-        while i1 < ary.len() {
-            let v = ary[i1].clone();
-            let stripped = ruby::text(&v).and_then(|s| self.strip(s).map(|p| p.into_owned()));
-            match stripped {
-                Some(plain) => {
-                    let ko = ruby::text(&v).unwrap_or_default().to_string();
-                    ary.retain(|d| ruby::text(d).is_none_or(|t| t != plain && t != ko));
-                }
-                None => {
-                    if i1 != i2 {
-                        ary[i2] = v;
-                    }
-                    i2 += 1;
-                }
-            }
-            i1 += 1;
-        }
-        let len = ary.len();
-        if i2 < len && i2 < i1 {
-            let tail = len.saturating_sub(i1);
-            if tail > 0 {
-                let moved: Vec<Node> = ary.drain(i1..).collect();
-                ary.truncate(i2);
-                ary.extend(moved);
-            } else {
-                ary.truncate(i2);
-            }
-        }
-    }
-
     /// `overwrite_unmergeables`: source replaces dest; with a knockout prefix a string that
     /// starts with it makes `""`, and an array loses its knockout items.
     fn overwrite(&mut self, source: Node, dest: Node, alias: Alias) -> Node {
-        let out = match (&self.opts.knockout, &source.kind) {
-            (Some(_), Kind::Str(_) | Kind::Timestamp(_)) => {
-                match ruby::text(&source).and_then(|s| self.strip(s)) {
-                    Some(_) => ruby::string("", source.span),
-                    None => source,
-                }
-            }
-            (Some(ko), Kind::List(items)) => {
-                let kept: Vec<Node> = items
-                    .iter()
-                    .filter(|n| ruby::text(n).is_none_or(|t| !ko.re.is_match(t)))
-                    .cloned()
-                    .collect();
-                Node::list(kept, source.span)
-            }
-            _ => source,
+        let out = match &self.opts.knockout {
+            Some(ko) => knockout::gem_overwrite(ko, source),
+            None => source,
         };
         if alias == Alias::Distinct {
             self.record(Outcome::Replaced, &out, &[&dest]);

@@ -1,13 +1,19 @@
-//! Knockout markers of the ranked merge: a value that is exactly the prefix (`Gateway: '--'`)
-//! knocks out what less specific layers have at its place; `--key` map keys and `--item` list
-//! items block their targets while the layers are folded; `strip_markers` removes every marker
-//! from the result wherever the rule in force would have read it as one.
+//! Knockout markers, every family's: the ranked merge's — a value that is exactly the prefix
+//! (`Gateway: '--'`) knocks out what less specific layers have at its place; `--key` map keys
+//! (found by `walk`) and `--item` list items block their targets while the layers are folded;
+//! `strip_markers` removes every marker from the result wherever the rule in force would have
+//! read it as one — and the deep_merge gem's (`gem_*`), which act on one pairwise merge: a bare
+//! prefix in an array clears the other side, `--x` items remove `x` (Ruby's multi-line `^`
+//! regex: the prefix at the start of any line), a `--x` string overwriting becomes `""`.
 
 use super::rank_ctx::RankCtx;
 use super::ranked_keys;
 use super::{Engine, Outcome};
 use crate::strategy::ranked::{shape, ListMode, MapListMode, MapMode, RankedStrategy, Shape};
+use crate::strategy::Knockout;
+use crate::value::ruby;
 use crate::value::{Key, Kind, Node};
+use std::borrow::Cow;
 
 /// Whether a value is exactly the knockout prefix (`Gateway: '--'`): it knocks out whatever
 /// less specific layers have at that place.
@@ -115,4 +121,111 @@ fn strip(
         }
     }
     node
+}
+
+/// The gem's `knockout_prefix` removed wherever it starts a line of `s` (Ruby's `gsub(/^--/)`),
+/// or `None` when it starts none.
+fn gem_strip<'s>(ko: &Knockout, s: &'s str) -> Option<Cow<'s, str>> {
+    let out = ko.re.replace_all(s, "");
+    (out != s).then_some(out)
+}
+
+/// Whether a source array holds the bare prefix (the gem then clears the destination).
+pub(super) fn gem_has_bare(ko: &Knockout, src: &[Node]) -> bool {
+    src.iter().any(|n| ruby::text(n) == Some(&*ko.prefix))
+}
+
+/// Drops the bare prefix items from a source array.
+pub(super) fn gem_drop_bare(ko: &Knockout, src: &mut Vec<Node>) {
+    src.retain(|n| ruby::text(n) != Some(&*ko.prefix));
+}
+
+/// The gem's `clear_or_nil`: an empty array, hash or string of the same kind, else nil.
+pub(super) fn gem_clear(dest: Node) -> Node {
+    match dest.kind {
+        Kind::List(_) => Node::list(Vec::new(), dest.span),
+        Kind::Map(_) => Node::empty_map(dest.span),
+        Kind::Str(_) | Kind::Timestamp(_) => ruby::string("", dest.span),
+        _ => Node::null(dest.span),
+    }
+}
+
+/// Knockout items of `src` (`--x`) remove the items `x` (and `--x`) from `dst` and go
+/// themselves; `knocked` gets each item that removed something. The other items are returned.
+pub(super) fn gem_knock_items(
+    ko: &Knockout,
+    src: Vec<Node>,
+    dst: &mut Vec<Node>,
+    mut knocked: impl FnMut(Node),
+) -> Vec<Node> {
+    let mut kept = Vec::with_capacity(src.len());
+    for item in src {
+        let Some(plain) = ruby::text(&item).and_then(|s| gem_strip(ko, s)) else {
+            kept.push(item);
+            continue;
+        };
+        let marker = ruby::text(&item).unwrap_or_default();
+        let before = dst.len();
+        dst.retain(|d| ruby::text(d).is_none_or(|t| t != plain.as_ref() && t != marker));
+        if dst.len() != before {
+            knocked(item);
+        }
+    }
+    kept
+}
+
+/// `delete_if` on an array that is also the array it deletes from (`deep_merge!(x, x)`),
+/// following Ruby 3.1's `ary_reject_bang` index walk.
+pub(super) fn gem_reject_self(ko: &Knockout, ary: &mut Vec<Node>) {
+    let (mut i1, mut i2) = (0usize, 0usize);
+    while i1 < ary.len() {
+        let v = ary[i1].clone();
+        let stripped = ruby::text(&v).and_then(|s| gem_strip(ko, s).map(Cow::into_owned));
+        match stripped {
+            Some(plain) => {
+                let marker = ruby::text(&v).unwrap_or_default().to_string();
+                ary.retain(|d| ruby::text(d).is_none_or(|t| t != plain && t != marker));
+            }
+            None => {
+                if i1 != i2 {
+                    ary[i2] = v;
+                }
+                i2 += 1;
+            }
+        }
+        i1 += 1;
+    }
+    let len = ary.len();
+    if i2 < len && i2 < i1 {
+        let tail = len.saturating_sub(i1);
+        if tail > 0 {
+            let moved: Vec<Node> = ary.drain(i1..).collect();
+            ary.truncate(i2);
+            ary.extend(moved);
+        } else {
+            ary.truncate(i2);
+        }
+    }
+}
+
+/// `overwrite_unmergeables` under a knockout prefix: a string that starts with it (on any
+/// line) becomes `""`, an array loses its knockout items.
+pub(super) fn gem_overwrite(ko: &Knockout, source: Node) -> Node {
+    match &source.kind {
+        Kind::Str(_) | Kind::Timestamp(_) => {
+            match ruby::text(&source).and_then(|s| gem_strip(ko, s)) {
+                Some(_) => ruby::string("", source.span),
+                None => source,
+            }
+        }
+        Kind::List(items) => {
+            let kept: Vec<Node> = items
+                .iter()
+                .filter(|n| ruby::text(n).is_none_or(|t| !ko.re.is_match(t)))
+                .cloned()
+                .collect();
+            Node::list(kept, source.span)
+        }
+        _ => source,
+    }
 }
