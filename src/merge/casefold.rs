@@ -4,7 +4,7 @@
 use crate::value::{Key, Map};
 
 /// Case-insensitive string equality.
-pub fn eq_fold(a: &str, b: &str) -> bool {
+pub(crate) fn eq_fold(a: &str, b: &str) -> bool {
     if a.is_ascii() && b.is_ascii() {
         a.eq_ignore_ascii_case(b)
     } else {
@@ -16,7 +16,7 @@ pub fn eq_fold(a: &str, b: &str) -> bool {
 
 /// A key text folded the way `eq_fold` compares: `eq_fold(a, b)` exactly when
 /// `fold_text(a) == fold_text(b)`.
-pub fn fold_text(s: &str) -> String {
+pub(crate) fn fold_text(s: &str) -> String {
     if s.is_ascii() {
         s.to_ascii_lowercase()
     } else {
@@ -26,7 +26,7 @@ pub fn fold_text(s: &str) -> String {
 
 /// The position of each folded key text in a map (the first of keys that fold alike, as
 /// `find_key` finds), so that many case-insensitive lookups cost linear time in all.
-pub fn fold_index(map: &Map) -> rustc_hash::FxHashMap<String, usize> {
+pub(crate) fn fold_index(map: &Map) -> rustc_hash::FxHashMap<String, usize> {
     let mut index = rustc_hash::FxHashMap::default();
     index.reserve(map.len());
     for (i, k) in map.keys().enumerate() {
@@ -36,12 +36,12 @@ pub fn fold_index(map: &Map) -> rustc_hash::FxHashMap<String, usize> {
 }
 
 /// A key's text without allocating for string keys.
-pub fn key_str(k: &Key) -> std::borrow::Cow<'_, str> {
+pub(crate) fn key_str(k: &Key) -> std::borrow::Cow<'_, str> {
     crate::value::key_cow(&k.0)
 }
 
 /// Finds a key in a map the way the rules compare keys.
-pub fn find_key(map: &Map, key: &Key, fold: bool) -> Option<usize> {
+pub(crate) fn find_key(map: &Map, key: &Key, fold: bool) -> Option<usize> {
     if !fold {
         return map.get_index_of(key);
     }

@@ -11,7 +11,7 @@ use crate::value::py::py_truthy;
 use crate::value::{Key, Kind, Node};
 use std::convert::Infallible;
 
-pub struct DictMerger<'a> {
+pub(super) struct DictMerger<'a> {
     pub opts: DictOpts,
     pub spec: &'a Spec,
 }

@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 /// Whether a value is exactly the knockout prefix (`Gateway: '--'`): it knocks out whatever
 /// less specific layers have at that place.
-pub fn is_bare_marker(n: &Node, s: &RankedStrategy) -> bool {
+pub(crate) fn is_bare_marker(n: &Node, s: &RankedStrategy) -> bool {
     match (&s.knockout_prefix, n.as_str()) {
         (Some(p), Some(t)) => *p.value == *t,
         _ => false,
@@ -38,7 +38,7 @@ fn is_marker_key(k: &Key, prefix: &str) -> bool {
 
 /// Removes knockout markers from a lookup's result, wherever the rule in force would have
 /// read them as markers (so they never reach the output, even from a single layer).
-pub fn strip_markers(ctx: &RankCtx<'_>, s: &RankedStrategy, node: Node) -> Node {
+pub(crate) fn strip_markers(ctx: &RankCtx<'_>, s: &RankedStrategy, node: Node) -> Node {
     if !ctx.rules.any_knockout() {
         return node;
     }

@@ -11,7 +11,7 @@ use crate::strategy::{ListMethod, ListOpts, Merger as Spec};
 use crate::value::py::py_truthy;
 use crate::value::{Key, Kind, Node, Span};
 
-pub struct ListMerger<'a> {
+pub(super) struct ListMerger<'a> {
     pub opts: ListOpts,
     pub spec: &'a Spec,
 }

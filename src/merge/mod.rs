@@ -5,22 +5,24 @@
 //! fail? — nothing changes) and `merge` (cannot fail). Mergers are named by behaviour
 //! (`strategy::MergerSpec`); no file here knows which system asked for one.
 
-pub mod casefold;
+#![warn(unreachable_pub)]
+
+pub(crate) mod casefold;
 mod dict;
 mod fault;
 mod gem;
-pub mod knockout;
+pub(crate) mod knockout;
 mod list;
 mod plus;
-pub mod rank_ctx;
-pub mod ranked;
+pub(crate) mod rank_ctx;
+pub(crate) mod ranked;
 mod ranked_keys;
 mod ranked_list;
 mod string;
 #[cfg(test)]
 mod table;
-pub mod trace;
-pub mod union;
+mod trace;
+pub(crate) mod union;
 mod walk;
 
 use crate::strategy::{Merger as Spec, MergerSpec, RuleSet, Stack, StrMethod};

@@ -8,7 +8,7 @@ use super::{Engine, MergeError, Merger, PyError};
 use crate::strategy::{ListMethod, ListOpts, Merger as Spec, StrMethod, StrOpts};
 use crate::value::{Kind, Node};
 
-pub struct PlusMerger<'a> {
+pub(super) struct PlusMerger<'a> {
     pub spec: &'a Spec,
 }
 

@@ -19,13 +19,13 @@ use crate::value::{Key, Kind, Node};
 use std::convert::Infallible;
 
 /// The ranked merger for one rule.
-pub struct RankedMerger<'r> {
+pub(crate) struct RankedMerger<'r> {
     ctx: &'r RankCtx<'r>,
     strategy: &'r RankedStrategy,
 }
 
 impl<'r> RankedMerger<'r> {
-    pub fn new(ctx: &'r RankCtx<'r>, id: RuleId) -> RankedMerger<'r> {
+    pub(crate) fn new(ctx: &'r RankCtx<'r>, id: RuleId) -> RankedMerger<'r> {
         RankedMerger {
             ctx,
             strategy: ctx.rules.strategy(id),

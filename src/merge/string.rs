@@ -7,7 +7,7 @@ use super::{Engine, MergeError, Merger, NoticeKind, Outcome, PyError};
 use crate::strategy::{Merger as Spec, StrMethod, StrOpts};
 use crate::value::{Kind, Node};
 
-pub struct StrMerger<'a> {
+pub(super) struct StrMerger<'a> {
     pub opts: StrOpts,
     pub spec: &'a Spec,
 }

@@ -65,7 +65,7 @@ impl Chain {
 
 /// The items in order, each kept at its first occurrence by `eq` (with `hash` consistent with
 /// it); `dropped(kept, item)` for each item dropped as a duplicate of `kept`.
-pub fn union_by(
+pub(crate) fn union_by(
     items: impl IntoIterator<Item = Node>,
     hash: impl Fn(&Node) -> u64,
     eq: impl Fn(&Node, &Node) -> bool,
@@ -86,7 +86,7 @@ pub fn union_by(
 }
 
 /// The union by Ruby's `eql?`; `dropped(kept, item)` for each item dropped as a duplicate.
-pub fn union_with(
+pub(crate) fn union_with(
     items: impl IntoIterator<Item = Node>,
     dropped: impl FnMut(&Node, &Node),
 ) -> Vec<Node> {
@@ -94,7 +94,7 @@ pub fn union_with(
 }
 
 /// [`union_with`] without the report of duplicates.
-pub fn union(items: impl IntoIterator<Item = Node>) -> Vec<Node> {
+pub(crate) fn union(items: impl IntoIterator<Item = Node>) -> Vec<Node> {
     union_with(items, |_, _| {})
 }
 

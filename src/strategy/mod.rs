@@ -4,6 +4,8 @@
 //! `selector::PathRules`, the one selector). Plain data:
 //! the engine in `merge` acts on it. docs/ARCHITECTURE.md shows what each system compiles to.
 
+#![warn(unreachable_pub)]
+
 pub mod ranked;
 pub mod selector;
 
