@@ -7,12 +7,12 @@
 use super::resolve::is_ambiguous;
 use super::yaml::is_indicator;
 
-pub use crate::value::float_text;
+pub(crate) use crate::value::float_text;
 
 /// The header of the literal block the writer writes a multi-line string as (`|`, `|-`, `|+`,
 /// with the indentation indicator `2` when the text starts with a space), or `None` when it
 /// writes the string otherwise (one line, a first line break, a character a block cannot hold).
-pub fn literal_header(s: &str) -> Option<&'static str> {
+pub(crate) fn literal_header(s: &str) -> Option<&'static str> {
     let b = s.as_bytes();
     if b.first() == Some(&b'\n') || memchr::memchr(b'\n', b).is_none() {
         return None;
@@ -43,7 +43,7 @@ pub fn literal_header(s: &str) -> Option<&'static str> {
 
 /// Where the writer puts a scalar in its block output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Slot {
+pub(crate) enum Slot {
     /// A mapping key, followed by `:`.
     Key,
     /// After `key: ` or `- `, the rest of the line.
@@ -61,7 +61,7 @@ pub enum Slot {
 /// at the start of a block value is a sequence entry); a text ending in `:` is a key's text
 /// (`a:: 1` has the key `a:`) that, as a value, would read as a mapping; a document's line
 /// must not start with a document marker.
-pub fn plain_fits(text: &str, slot: Slot) -> bool {
+pub(crate) fn plain_fits(text: &str, slot: Slot) -> bool {
     let b = text.as_bytes();
     let Some(&first) = b.first() else {
         // An empty value (`key:`) is null; an empty key or document is written afresh.
@@ -89,7 +89,7 @@ fn last_not_colon(b: &[u8]) -> bool {
     b.last() != Some(&b':')
 }
 
-pub fn printable(c: char) -> bool {
+pub(crate) fn printable(c: char) -> bool {
     let cp = c as u32;
     (0x20..=0x7e).contains(&cp)
         || (0xa0..=0xd7ff).contains(&cp)
@@ -100,7 +100,7 @@ pub fn printable(c: char) -> bool {
 /// `plain_ok` for the common case, in one pass over the bytes: printable ASCII, a first
 /// character that starts no YAML indicator, no `: `, ` #`, `:\t`, and no surrounding spaces.
 /// `None` when the string needs the full check (non-ASCII, control characters).
-pub fn plain_ok_ascii(s: &str) -> Option<bool> {
+pub(crate) fn plain_ok_ascii(s: &str) -> Option<bool> {
     let b = s.as_bytes();
     let (&first, &last) = (b.first()?, b.last()?);
     let indicator = is_indicator(first) || first == b' ';
@@ -123,7 +123,7 @@ pub fn plain_ok_ascii(s: &str) -> Option<bool> {
     Some(!s.starts_with("...") && !is_ambiguous(s))
 }
 
-pub fn plain_ok(s: &str) -> bool {
+pub(crate) fn plain_ok(s: &str) -> bool {
     if let Some(ok) = plain_ok_ascii(s) {
         return ok;
     }

@@ -2,10 +2,12 @@
 //! (strict JSON with positions), `mime` (multipart user-data), plus the checks and limits every
 //! loader shares. Loaders never touch files: callers hand them text already in the `SourceMap`.
 
-pub mod canon;
+#![warn(unreachable_pub)]
+
+pub(crate) mod canon;
 pub mod json;
 pub mod mime;
-pub mod psych;
+pub(crate) mod psych;
 pub mod resolve;
 pub mod yaml;
 

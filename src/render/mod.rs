@@ -1,6 +1,8 @@
 //! Renderers: `yaml` (YAML 1.1-safe writer), `json`, `explain` (provenance comments / JSON), and `diff` (what changed between two renders, and why).
 
-pub mod diff;
+#![warn(unreachable_pub)]
+
+pub(crate) mod diff;
 pub mod explain;
 pub mod json;
 pub mod yaml;

@@ -160,7 +160,7 @@ pub(super) fn push_literal_body(out: &mut String, s: &str, indent: usize) {
 /// character, NEL, U+2028, U+2029, a BOM) is written as an escape (`\n`, `\x01`, `\u2028`),
 /// so a comment can neither end early (the rest would be read as data) nor make the output
 /// unreadable. A tab stays.
-pub fn push_comment_text(out: &mut String, text: &str) {
+pub(crate) fn push_comment_text(out: &mut String, text: &str) {
     let plain = |b: u8| (b.wrapping_sub(b' ') < 0x5f) | (b == b'\t');
     if text.bytes().fold(true, |all, b| all & plain(b)) {
         out.push_str(text);

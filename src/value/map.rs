@@ -47,7 +47,7 @@ fn slot(i: usize) -> u32 {
 }
 
 /// Iterator over `(&key, &value)` in order.
-pub type Iter<'a> =
+pub(super) type Iter<'a> =
     std::iter::Map<std::slice::Iter<'a, (Key, Node)>, fn(&(Key, Node)) -> (&Key, &Node)>;
 
 impl Map {

@@ -4,12 +4,14 @@
 //! first-inserted key object is kept), because every system strata imitates reads YAML into
 //! Python-like dictionaries. `PartialEq` on `Node` is structural, typed and span-blind.
 
+#![warn(unreachable_pub)]
+
 pub mod dpath;
 mod key;
 mod map;
 mod path;
 pub mod py;
-pub mod ruby;
+pub(crate) mod ruby;
 mod span;
 pub mod style;
 mod text;

@@ -42,7 +42,7 @@ pub fn eql(a: &Node, b: &Node) -> bool {
 }
 
 /// A hash consistent with [`eql`] (order-blind for hashes).
-pub fn eql_hash(n: &Node) -> u64 {
+pub(crate) fn eql_hash(n: &Node) -> u64 {
     let mut h = FxHasher::default();
     feed(n, &mut h);
     h.finish()

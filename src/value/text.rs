@@ -13,7 +13,7 @@ use std::ops::Deref;
 use thin_vec::ThinVec;
 
 /// Bytes a `Str` holds without allocating.
-pub const INLINE: usize = 15;
+pub(super) const INLINE: usize = 15;
 
 /// A string behind one thin pointer. Invariant: the bytes are UTF-8 (only `&str`s go in).
 #[derive(Clone, PartialEq, Eq)]

@@ -18,7 +18,7 @@
 
 mod ruby;
 use ruby::{int_kind, ruby_float_gsubbed, ruby_integer, ruby_to_f, ruby_to_i};
-pub use ruby::{ruby_float, ruby_inspect, unpack_base64};
+pub(crate) use ruby::{ruby_float, unpack_base64};
 
 use crate::value::{Kind, Span};
 use std::sync::{Arc, Mutex};
@@ -71,7 +71,7 @@ impl Refusals {
 
 /// What Psych builds from a scalar's text.
 #[derive(Clone, Debug)]
-pub enum Token {
+pub(crate) enum Token {
     Value(Kind),
     /// A Ruby Symbol (`:name`), its name.
     Symbol(String),
@@ -79,7 +79,7 @@ pub enum Token {
 
 /// A value Psych does not build: the exception `safe_load` raises.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// `Psych::DisallowedClass`: an object of a class `safe_load` does not permit.
     Disallowed(String),
     /// Any other Ruby exception raised while building the value: its message.
@@ -88,7 +88,7 @@ pub enum Fault {
 
 impl Fault {
     /// Psych's message, as Puppet prints it after `Unable to parse (FILE): `.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match self {
             Fault::Disallowed(class) => format!("Tried to load unspecified class: {class}"),
             Fault::Raised(m) => m.clone(),
@@ -98,7 +98,7 @@ impl Fault {
 
 /// `ScalarScanner#tokenize`. `symbols`: whether Symbol is a permitted class (Puppet permits
 /// it in Hiera data and hiera.yaml, not in a facts file).
-pub fn tokenize(s: &str, symbols: bool) -> Result<Token, Fault> {
+pub(crate) fn tokenize(s: &str, symbols: bool) -> Result<Token, Fault> {
     let value = |k| Ok(Token::Value(k));
     if s.is_empty() {
         return value(Kind::Null);
@@ -182,7 +182,7 @@ fn plain_decimal(s: &str) -> Option<i64> {
 }
 
 /// Whether a plain scalar is read back by Psych as this same string (for writers).
-pub fn is_plain_str(s: &str) -> bool {
+pub(crate) fn is_plain_str(s: &str) -> bool {
     // The word branch of `tokenize` for one line, without building the string (the common
     // case: the writer asks this of every string it writes plain): longer than five
     // characters, a string; shorter, a string unless a null or boolean word in any case.

@@ -128,7 +128,7 @@ pub(super) fn ruby_to_f(s: &str) -> f64 {
 
 /// Ruby's `Float(value)` for what `tokenize` built (a `!!float` tag): numbers as they are,
 /// a string through Ruby's strict float syntax, anything else a `TypeError`.
-pub fn ruby_float(token: &Token) -> Result<f64, Fault> {
+pub(crate) fn ruby_float(token: &Token) -> Result<f64, Fault> {
     let kind = match token {
         Token::Symbol(_) => return Err(Fault::Raised("can't convert Symbol into Float".into())),
         Token::Value(k) => k,
@@ -205,7 +205,7 @@ fn underscored(s: &str, digit: fn(u8) -> bool) -> Option<String> {
 }
 
 /// Ruby's `String#inspect` for plain text (quotes and backslashes escaped).
-pub fn ruby_inspect(s: &str) -> String {
+pub(crate) fn ruby_inspect(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {
@@ -231,7 +231,7 @@ pub(super) fn int_kind(v: i128) -> Kind {
 
 /// Ruby's `unpack('m')`: base64 with every character outside the alphabet skipped, up to a
 /// `=` in a group's third or fourth place; a last group of two or three characters gives one or two bytes, of one none.
-pub fn unpack_base64(text: &str) -> Vec<u8> {
+pub(crate) fn unpack_base64(text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3);
     let (mut acc, mut n) = (0u32, 0u32);
     for c in text.bytes() {

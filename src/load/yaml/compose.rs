@@ -81,12 +81,12 @@ struct Anchored {
 }
 
 /// One document's root and the first constructor error in it.
-pub struct Composed {
+pub(super) struct Composed {
     pub root: Node,
     pub error: Option<Error>,
 }
 
-pub struct Composer<'a, 'o> {
+pub(super) struct Composer<'a, 'o> {
     source: SourceId,
     opts: &'o LoadOptions,
     pub warnings: &'o mut Vec<Warning>,
@@ -105,16 +105,20 @@ pub struct Composer<'a, 'o> {
 }
 
 impl<'a, 'o> Composer<'a, 'o> {
-    pub fn opts(&self) -> &'o LoadOptions {
+    pub(super) fn opts(&self) -> &'o LoadOptions {
         self.opts
     }
 
     /// Nodes that aliases have added so far in this stream (the alias budget's count).
-    pub fn expanded(&self) -> usize {
+    pub(super) fn expanded(&self) -> usize {
         self.expanded
     }
 
-    pub fn new(source: SourceId, opts: &'o LoadOptions, warnings: &'o mut Vec<Warning>) -> Self {
+    pub(super) fn new(
+        source: SourceId,
+        opts: &'o LoadOptions,
+        warnings: &'o mut Vec<Warning>,
+    ) -> Self {
         Composer {
             source,
             opts,
@@ -137,7 +141,7 @@ impl<'a, 'o> Composer<'a, 'o> {
     }
 
     /// Takes one event; returns the document it completes, if any.
-    pub fn event(&mut self, ev: Spanned<'a>) -> Result<Option<Composed>> {
+    pub(super) fn event(&mut self, ev: Spanned<'a>) -> Result<Option<Composed>> {
         let span = self.span(ev.start, ev.end);
         match ev.event {
             Event::StreamStart | Event::StreamEnd => {}

@@ -9,25 +9,25 @@ use crate::load::resolve::{self, resolve_plain, YamlVersion};
 use crate::load::LoadOptions;
 use crate::value::Kind;
 
-pub const PREFIX: &str = "tag:yaml.org,2002:";
-pub const SEQ: &str = "tag:yaml.org,2002:seq";
-pub const MAP: &str = "tag:yaml.org,2002:map";
-pub const SET: &str = "tag:yaml.org,2002:set";
-pub const OMAP: &str = "tag:yaml.org,2002:omap";
-pub const PAIRS: &str = "tag:yaml.org,2002:pairs";
+pub(super) const PREFIX: &str = "tag:yaml.org,2002:";
+pub(super) const SEQ: &str = "tag:yaml.org,2002:seq";
+pub(super) const MAP: &str = "tag:yaml.org,2002:map";
+pub(super) const SET: &str = "tag:yaml.org,2002:set";
+pub(super) const OMAP: &str = "tag:yaml.org,2002:omap";
+pub(super) const PAIRS: &str = "tag:yaml.org,2002:pairs";
 const MERGE: &str = "tag:yaml.org,2002:merge";
 const VALUE: &str = "tag:yaml.org,2002:value";
 
 /// Scalars that are not values: `<<` (merge) and `=` (value) keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Special {
+pub(super) enum Special {
     None,
     Merge,
     Value,
 }
 
 impl Special {
-    pub fn tag(self) -> &'static str {
+    pub(super) fn tag(self) -> &'static str {
         match self {
             Special::Merge => MERGE,
             _ => VALUE,
@@ -36,13 +36,13 @@ impl Special {
 }
 
 /// PyYAML's message for a tag without a constructor.
-pub fn no_constructor(tag: &str) -> String {
+pub(super) fn no_constructor(tag: &str) -> String {
     format!("could not determine a constructor for the tag '{tag}'")
 }
 
 /// The error for a collection tag on the wrong kind of node (`found` is `sequence` or
 /// `mapping`), or a tag PyYAML does not know.
-pub fn wrong_node(tag: &str, found: &str) -> String {
+pub(super) fn wrong_node(tag: &str, found: &str) -> String {
     match tag {
         MAP | SET => format!("expected a mapping node, but found {found}"),
         SEQ => format!("expected a sequence node, but found {found}"),
@@ -64,7 +64,7 @@ fn is_scalar_tag(tag: &str) -> bool {
 
 /// The value of a scalar event: `plain` says it is typed by the plain-scalar rules (PyYAML's
 /// `implicit[0]`), `tag` is its explicit tag. `Err` carries PyYAML's problem text.
-pub fn scalar(
+pub(super) fn scalar(
     text: &str,
     plain: bool,
     tag: Option<&str>,
@@ -136,7 +136,7 @@ fn implicit(text: &str, opts: &LoadOptions) -> Result<(Kind, Special), String> {
 
 /// PyYAML's `construct_yaml_int`: underscores dropped, one sign, then `0b`, `0x`, a leading
 /// `0` (octal, through Python's `int(v, 8)`, which takes `0o`), sexagesimal, or decimal.
-pub fn int(text: &str) -> Option<Kind> {
+pub(super) fn int(text: &str) -> Option<Kind> {
     let value: String = text.chars().filter(|&c| c != '_').collect();
     let (neg, body) = match value.as_bytes().first()? {
         b'-' => (true, &value[1..]),
@@ -223,7 +223,7 @@ fn py_int(text: &str, base: u32) -> Option<Kind> {
 
 /// PyYAML's `construct_yaml_float`: underscores dropped, lower-cased, one sign, `.inf`,
 /// `.nan`, sexagesimal, else Python's `float()`.
-pub fn float(text: &str) -> Option<f64> {
+pub(super) fn float(text: &str) -> Option<f64> {
     let value: String = text
         .chars()
         .filter(|&c| c != '_')
@@ -271,7 +271,7 @@ fn py_float(text: &str) -> Option<f64> {
 
 /// `base64.decodebytes` (binascii's non-strict decoder): characters outside the alphabet
 /// are skipped, decoding stops at complete padding, and a dangling character is an error.
-pub fn binary(text: &str) -> Result<Vec<u8>, String> {
+pub(super) fn binary(text: &str) -> Result<Vec<u8>, String> {
     if !text.is_ascii() {
         return Err("failed to convert base64 data into ascii characters".into());
     }
@@ -314,7 +314,7 @@ pub fn binary(text: &str) -> Result<Vec<u8>, String> {
 /// Checks a timestamp as PyYAML's constructor builds it: its pattern (the constructor's,
 /// looser than the resolver's when the tag is explicit), then Python's `date` / `datetime`
 /// range checks (month 1-12, the month's days, hour < 24, ...; a zone under 24 hours).
-pub fn timestamp(text: &str, implicit: bool) -> Result<(), String> {
+pub(super) fn timestamp(text: &str, implicit: bool) -> Result<(), String> {
     let bad = |why: &str| Err(format!("'{text}' is not a valid timestamp: {why}"));
     let t = text.strip_suffix('\n').unwrap_or(text);
     let b = t.as_bytes();

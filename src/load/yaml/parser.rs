@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 /// A node's anchor and tag as written; the tag with its handle already expanded.
 #[derive(Debug, Default)]
-pub struct Props<'a> {
+pub(super) struct Props<'a> {
     pub anchor: Option<&'a str>,
     /// `!` alone stays `"!"` (the non-specific tag).
     pub tag: Option<Cow<'a, str>>,
@@ -21,7 +21,7 @@ pub struct Props<'a> {
 
 /// What the parser reports.
 #[derive(Debug)]
-pub enum Event<'a> {
+pub(super) enum Event<'a> {
     StreamStart,
     StreamEnd,
     DocumentStart,
@@ -41,7 +41,7 @@ pub enum Event<'a> {
 
 /// An event and the bytes it covers (for a node: from its tag, or its own first token).
 #[derive(Debug)]
-pub struct Spanned<'a> {
+pub(super) struct Spanned<'a> {
     pub event: Event<'a>,
     pub start: usize,
     pub end: usize,
@@ -122,7 +122,7 @@ fn kind(t: &Tok<'_>) -> Option<K> {
     })
 }
 
-pub struct Parser<'a> {
+pub(super) struct Parser<'a> {
     pub scanner: Scanner<'a>,
     state: State,
     states: Vec<State>,
@@ -133,7 +133,7 @@ pub struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    pub fn new(text: &'a str) -> Parser<'a> {
+    pub(super) fn new(text: &'a str) -> Parser<'a> {
         Parser {
             scanner: Scanner::new(text),
             state: State::StreamStart,
@@ -171,7 +171,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The next event, or `None` after the stream's end.
-    pub fn next_event(&mut self) -> Result<Option<Spanned<'a>>> {
+    pub(super) fn next_event(&mut self) -> Result<Option<Spanned<'a>>> {
         let ev = match self.state {
             State::End => return Ok(None),
             State::StreamStart => {

@@ -52,7 +52,12 @@ fn string_class(tag: &str) -> Option<&str> {
 
 /// A scalar: `plain` when it was written plain, `tag` its tag. `symbols`: Symbol is a
 /// permitted class.
-pub fn scalar(text: &str, plain: bool, tag: Option<&str>, symbols: bool) -> Result<Token, Fault> {
+pub(super) fn scalar(
+    text: &str,
+    plain: bool,
+    tag: Option<&str>,
+    symbols: bool,
+) -> Result<Token, Fault> {
     let value = |k| Ok(Token::Value(k));
     let Some(tag) = tag else {
         return if plain {
@@ -109,20 +114,20 @@ pub fn scalar(text: &str, plain: bool, tag: Option<&str>, symbols: bool) -> Resu
 }
 
 /// Whether a key merges (`key == '<<'` and its tag is not `!!str`).
-pub fn is_merge_key(kind: &Kind, tag: Option<&str>) -> bool {
+pub(super) fn is_merge_key(kind: &Kind, tag: Option<&str>) -> bool {
     matches!(kind, Kind::Str(s) if &**s == "<<") && tag != Some(STR)
 }
 
 /// What a tagged sequence becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Seq {
+pub(super) enum Seq {
     List,
     /// `!!omap`: a hash of each item's first child to its last.
     Omap,
 }
 
 /// `visit_Psych_Nodes_Sequence` by tag.
-pub fn sequence(tag: Option<&str>) -> Result<Seq, Fault> {
+pub(super) fn sequence(tag: Option<&str>) -> Result<Seq, Fault> {
     let Some(tag) = tag else { return Ok(Seq::List) };
     if tag == "!omap" || tag == OMAP {
         return Ok(Seq::Omap);
@@ -138,7 +143,7 @@ pub fn sequence(tag: Option<&str>) -> Result<Seq, Fault> {
 
 /// What a tagged mapping becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Mapping {
+pub(super) enum Mapping {
     Map,
     /// `!ruby/hash-with-ivars`: the mapping under `elements`.
     WithIvars,
@@ -147,7 +152,7 @@ pub enum Mapping {
 }
 
 /// `visit_Psych_Nodes_Mapping` by tag: refused classes, or what the mapping becomes.
-pub fn mapping(tag: Option<&str>) -> Result<Mapping, Fault> {
+pub(super) fn mapping(tag: Option<&str>) -> Result<Mapping, Fault> {
     let Some(tag) = tag else {
         return Ok(Mapping::Map);
     };
@@ -206,7 +211,7 @@ pub fn mapping(tag: Option<&str>) -> Result<Mapping, Fault> {
 
 /// An `!!omap` sequence's hash: each item's first child as the key of its last (a mapping's
 /// first key and last value; a list's first and last items).
-pub fn omap(items: Vec<Node>) -> Result<Map, Fault> {
+pub(super) fn omap(items: Vec<Node>) -> Result<Map, Fault> {
     let mut map = Map::with_capacity(items.len());
     for item in items {
         let (key, value) = match item.kind {
@@ -234,7 +239,7 @@ pub fn omap(items: Vec<Node>) -> Result<Map, Fault> {
 
 /// `!ruby/hash-with-ivars`: the mappings under its `elements` keys (its `ivars` are instance
 /// variables, which data does not keep).
-pub fn with_ivars(map: Map) -> Map {
+pub(super) fn with_ivars(map: Map) -> Map {
     let mut out = Map::new();
     for (k, v) in map {
         if k.as_str() == Some("elements") {
@@ -250,7 +255,7 @@ pub fn with_ivars(map: Map) -> Map {
 
 /// `!!str` on a mapping: its last `str` value; without one, nil when it is empty, else
 /// Ruby's error for instance variables set on `nil`.
-pub fn str_object(map: Map) -> Result<Option<Node>, Fault> {
+pub(super) fn str_object(map: Map) -> Result<Option<Node>, Fault> {
     let empty = map.is_empty();
     let value = map
         .into_iter()
@@ -267,7 +272,7 @@ pub fn str_object(map: Map) -> Result<Option<Node>, Fault> {
 /// A `<<` value as `revive_hash` merges it: a mapping (written or an alias), or a written
 /// list of mappings (earlier ones win); `Err` gives the value back when it is kept as the
 /// key `<<` instead (Ruby's `merge!` raised a `TypeError`).
-pub fn merge_sources(value: Node, aliased: bool) -> Result<Map, Node> {
+pub(super) fn merge_sources(value: Node, aliased: bool) -> Result<Map, Node> {
     match value.kind {
         Kind::Map(m) => Ok(*m),
         Kind::List(ref items)

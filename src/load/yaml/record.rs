@@ -23,7 +23,7 @@ enum Open {
     Inner,
 }
 
-pub struct Recorder<'a> {
+pub(super) struct Recorder<'a> {
     text: &'a str,
     /// Where the source ends: the text's end, or beyond it (`LoadOptions::continues`).
     end: usize,
@@ -35,7 +35,12 @@ pub struct Recorder<'a> {
 }
 
 impl<'a> Recorder<'a> {
-    pub fn new(text: &'a str, source: SourceId, version: YamlVersion, continues: usize) -> Self {
+    pub(super) fn new(
+        text: &'a str,
+        source: SourceId,
+        version: YamlVersion,
+        continues: usize,
+    ) -> Self {
         Recorder {
             text,
             end: text.len().saturating_add(continues),
@@ -61,7 +66,14 @@ impl<'a> Recorder<'a> {
     /// A scalar event's text `start..end` (from its tag or its token) and the node built.
     /// A plain spelling is kept only where a reader of the output types it as the loader did
     /// (Heat reads `2024-05-23` as a string; every other reader as a date).
-    pub fn scalar(&mut self, start: usize, end: usize, plain: bool, tagged: bool, node: &Node) {
+    pub(super) fn scalar(
+        &mut self,
+        start: usize,
+        end: usize,
+        plain: bool,
+        tagged: bool,
+        node: &Node,
+    ) {
         let Some(slice) = self.text.get(start..end) else {
             return;
         };
@@ -218,7 +230,7 @@ impl<'a> Recorder<'a> {
 
     /// A collection starts at `start`; `key` is its key's start when it is a mapping value.
     /// A tagged flow collection (`!!pairs [a: 1]`) is left to the writer.
-    pub fn open(&mut self, start: usize, seq: bool, key: Option<usize>, tagged: bool) {
+    pub(super) fn open(&mut self, start: usize, seq: bool, key: Option<usize>, tagged: bool) {
         let flow = matches!(self.text.as_bytes().get(start), Some(b'[' | b'{'));
         let inside =
             tagged && flow || matches!(self.open.last(), Some(Open::Flow(..) | Open::Inner));
@@ -236,7 +248,7 @@ impl<'a> Recorder<'a> {
     }
 
     /// The collection opened last ends at `end`, as `node`.
-    pub fn close(&mut self, end: usize, node: &Node) {
+    pub(super) fn close(&mut self, end: usize, node: &Node) {
         if let Some(Open::Flow(start, true)) = self.open.pop() {
             let Some(slice) = self.text.get(start..end) else {
                 return;
@@ -253,7 +265,7 @@ impl<'a> Recorder<'a> {
     }
 
     /// The styles of the text: these spellings, and the gaps the scanner noted.
-    pub fn finish(self, runs: &[(usize, usize)]) -> Styles {
+    pub(super) fn finish(self, runs: &[(usize, usize)]) -> Styles {
         let trivia = self
             .across_markers(runs)
             .into_iter()

@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 
 /// How a scalar was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
+pub(super) enum Style {
     Plain,
     Single,
     Double,
@@ -26,7 +26,7 @@ pub enum Style {
 
 /// A `%` directive.
 #[derive(Debug)]
-pub enum Directive<'a> {
+pub(super) enum Directive<'a> {
     /// `%YAML major.minor`: only the major version is checked (it must be 1), as PyYAML
     /// checks it; the number saturates.
     Yaml(u64),
@@ -38,7 +38,7 @@ pub enum Directive<'a> {
 
 /// What a token is.
 #[derive(Debug)]
-pub enum Tok<'a> {
+pub(super) enum Tok<'a> {
     StreamStart,
     StreamEnd,
     Directive(Directive<'a>),
@@ -70,7 +70,7 @@ pub enum Tok<'a> {
 
 impl Tok<'_> {
     /// PyYAML's name for the token, as its messages quote it.
-    pub fn id(&self) -> &'static str {
+    pub(super) fn id(&self) -> &'static str {
         match self {
             Tok::StreamStart => "<stream start>",
             Tok::StreamEnd => "<stream end>",
@@ -98,7 +98,7 @@ impl Tok<'_> {
 
 /// A token and the bytes it covers.
 #[derive(Debug)]
-pub struct Token<'a> {
+pub(super) struct Token<'a> {
     pub tok: Tok<'a>,
     pub start: usize,
     pub end: usize,
@@ -107,14 +107,14 @@ pub struct Token<'a> {
 /// A syntax error as PyYAML reports it: what was being read (and where it started), what
 /// was found, and where.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SyntaxError {
+pub(super) struct SyntaxError {
     pub context: Option<(&'static str, usize)>,
     pub problem: String,
     pub at: usize,
 }
 
 impl SyntaxError {
-    pub fn new(
+    pub(super) fn new(
         context: Option<(&'static str, usize)>,
         problem: impl Into<String>,
         at: usize,
@@ -127,7 +127,7 @@ impl SyntaxError {
     }
 }
 
-pub type Result<T> = std::result::Result<T, SyntaxError>;
+pub(super) type Result<T> = std::result::Result<T, SyntaxError>;
 
 /// Where a `:` could turn what was scanned into a key.
 #[derive(Clone, Copy, Debug)]
@@ -141,7 +141,7 @@ struct SimpleKey {
 }
 
 /// The scanner's state: a cursor over the text plus PyYAML's bookkeeping.
-pub struct Scanner<'a> {
+pub(super) struct Scanner<'a> {
     pub(super) text: &'a str,
     pub(super) b: &'a [u8],
     /// Byte offset of the next character.
@@ -214,7 +214,7 @@ pub(super) fn char_len(lead: u8) -> usize {
 }
 
 impl<'a> Scanner<'a> {
-    pub fn new(text: &'a str) -> Scanner<'a> {
+    pub(super) fn new(text: &'a str) -> Scanner<'a> {
         let mut s = Scanner {
             text,
             b: text.as_bytes(),
@@ -363,13 +363,13 @@ impl<'a> Scanner<'a> {
     }
 
     /// The next token, left in the queue.
-    pub fn peek_token(&mut self) -> Result<Option<&Token<'a>>> {
+    pub(super) fn peek_token(&mut self) -> Result<Option<&Token<'a>>> {
         self.fill()?;
         Ok(self.tokens.front())
     }
 
     /// The next token, taken out of the queue.
-    pub fn next_token(&mut self) -> Result<Option<Token<'a>>> {
+    pub(super) fn next_token(&mut self) -> Result<Option<Token<'a>>> {
         self.fill()?;
         let t = self.tokens.pop_front();
         if t.is_some() {

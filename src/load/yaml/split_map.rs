@@ -21,7 +21,7 @@ use crate::value::style::StyleSink;
 use crate::value::{Kind, Node, SourceId, Span};
 
 /// `load_single`, on `opts.jobs` threads when the text is long enough to cut.
-pub fn load_single_split(
+pub(super) fn load_single_split(
     text: &str,
     source: SourceId,
     opts: &LoadOptions,

@@ -6,20 +6,20 @@
 mod compare;
 mod report;
 
-pub use report::{write_human, write_json, write_stat};
+pub(crate) use report::{write_human, write_json, write_stat};
 
 use crate::rendered::Rendered;
 use crate::value::{Node, Path, SourceMap};
 
 /// One side of the comparison: a render (its trace when it was explained) and its sources.
-pub struct Side<'a> {
+pub(crate) struct Side<'a> {
     pub rendered: &'a Rendered,
     pub sources: &'a SourceMap,
 }
 
 /// What happened to a value between the two renders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Changed,
     Added,
     Removed,
@@ -28,7 +28,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Kind::Changed => "changed",
             Kind::Added => "added",
@@ -40,7 +40,7 @@ impl Kind {
 
 /// A resolved position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct At {
+pub(crate) struct At {
     pub file: String,
     pub line: usize,
     pub column: usize,
@@ -54,7 +54,7 @@ impl std::fmt::Display for At {
 
 /// Where one side's value came from, as `--explain` says it.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Provenance {
+pub(crate) struct Provenance {
     /// Where the value was written (`None`: made by the merge or built in).
     pub at: Option<At>,
     pub outcome: Option<&'static str>,
@@ -71,14 +71,14 @@ pub struct Provenance {
 /// Why a value changed: the input line in the head (or, for a value that is gone, the line
 /// of the base it came from) and whether that line holds the value or the rule.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cause {
+pub(crate) struct Cause {
     pub file: String,
     pub line: usize,
     pub by: CauseKind,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CauseKind {
+pub(crate) enum CauseKind {
     /// The value written at this head line.
     Value,
     /// The rule written at this head line (the values it decides stayed where they were).
@@ -91,7 +91,7 @@ pub enum CauseKind {
 
 /// One changed value.
 #[derive(Clone, Debug)]
-pub struct Change {
+pub(crate) struct Change {
     pub kind: Kind,
     /// JSON Pointer in the head render (in the base render for a removed value).
     pub path: Path,
@@ -107,12 +107,12 @@ pub struct Change {
 /// Every change from `base` to `head`, in the head's document order (removed values where
 /// they stood); with `moves`, also the values equal on both sides but written in another
 /// file (when both sides read the same files).
-pub fn compare(base: &Side<'_>, head: &Side<'_>, moves: bool) -> Vec<Change> {
+pub(crate) fn compare(base: &Side<'_>, head: &Side<'_>, moves: bool) -> Vec<Change> {
     compare::changes(base, head, moves)
 }
 
 /// Counts per kind: changed, added, removed, moved.
-pub fn counts(changes: &[Change]) -> [usize; 4] {
+pub(crate) fn counts(changes: &[Change]) -> [usize; 4] {
     let mut n = [0; 4];
     for c in changes {
         n[c.kind as usize] += 1;

@@ -99,7 +99,11 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// The human report: changes grouped by cause, in the order each cause first shows.
-pub fn write_human(changes: &[Change], colour: bool, out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn write_human(
+    changes: &[Change],
+    colour: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let paint = |code: &str, text: &str| {
         if colour {
             format!("{code}{text}{RESET}")
@@ -195,7 +199,7 @@ fn line_into(text: &mut String, c: &Change, paint: &dyn Fn(&str, &str) -> String
 }
 
 /// `--stat`: one line per changed top-level key (per document in a stream).
-pub fn write_stat(changes: &[Change], out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn write_stat(changes: &[Change], out: &mut dyn Write) -> std::io::Result<()> {
     let mut rows: Vec<(String, [usize; 4])> = Vec::new();
     for c in changes {
         let key = match (&c.document, c.path.0.first()) {
@@ -273,7 +277,7 @@ fn provenance_json(p: Option<&Provenance>) -> Value {
 }
 
 /// JSON for bots: `{"changes": [...], "summary": {...}}`, one entry per changed path.
-pub fn write_json(changes: &[Change], out: &mut dyn Write) -> std::io::Result<()> {
+pub(crate) fn write_json(changes: &[Change], out: &mut dyn Write) -> std::io::Result<()> {
     let entries: Vec<Value> = changes
         .iter()
         .map(|c| {

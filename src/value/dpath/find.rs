@@ -47,7 +47,7 @@ pub(super) struct Datum<'a> {
 pub(super) type Match<'a> = Option<Rc<Datum<'a>>>;
 
 impl<'a> Datum<'a> {
-    pub fn top(data: &'a Node, at: Vec<Loc>) -> Datum<'a> {
+    pub(super) fn top(data: &'a Node, at: Vec<Loc>) -> Datum<'a> {
         Datum {
             val: Val::At(data, at),
             ctx: None,
@@ -64,7 +64,7 @@ impl<'a> Datum<'a> {
     }
 
     /// The value as a node, unless it is a wrapping list.
-    pub fn node(&self) -> Option<&Node> {
+    pub(super) fn node(&self) -> Option<&Node> {
         match &self.val {
             Val::At(n, _) => Some(n),
             Val::Made(n) => Some(n),
@@ -73,7 +73,7 @@ impl<'a> Datum<'a> {
     }
 
     /// The value, made whole (a wrapping list is built).
-    pub fn value(&self) -> Node {
+    pub(super) fn value(&self) -> Node {
         match &self.val {
             Val::At(n, _) => (*n).clone(),
             Val::Made(n) => (**n).clone(),

@@ -40,7 +40,7 @@ pub(super) struct Tok {
 
 impl Tok {
     /// `value (type)` as PLY prints a token in a parse error.
-    pub fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         match &self.t {
             T::Lit(c) => format!("{c} ({c})"),
             T::DoubleDot => ".. (DOUBLEDOT)".into(),
