@@ -2,6 +2,8 @@
 //! its trace. Plain data shared by the front-ends that build it, the renderers that write it and
 //! the CLI that passes one to the other, so the renderers never import the front-end layer.
 
+#![warn(missing_docs)]
+
 use crate::error::Warning;
 use crate::merge::Trace;
 use crate::value::{Node, Span};
@@ -13,11 +15,13 @@ pub struct Rendered {
     pub doc: Node,
     /// First line of YAML output (e.g. `#cloud-config`).
     pub header: Option<&'static str>,
+    /// Warnings of the run, in the order they arose.
     pub warnings: Vec<Warning>,
     /// What `--explain` says about a value besides where it came from: facts a reader of the
     /// value needs that are not warnings (not on stderr, not failed by `--strict`), e.g. a
     /// Heat `parameter_defaults` entry the stack's `parameters` override.
     pub notes: Vec<Warning>,
+    /// Every merge decision, under `--explain`.
     pub trace: Option<Trace>,
     /// Set when the result is a stream of documents (Deckhand): YAML writes each item of
     /// `doc` as a document of its own, JSON the list as an array, `--explain` explains each
@@ -67,6 +71,7 @@ impl Rendered {
 /// What the explanation says about the documents of a stream, one entry per item of `doc`.
 #[derive(Debug, Default)]
 pub struct Stream {
+    /// One entry per document of the stream, in order.
     pub docs: Vec<StreamDoc>,
     /// Trace layer and name of every document that was rendered (also those not in the
     /// result, such as abstract ones), to name the document of a step.
@@ -84,6 +89,7 @@ pub struct StreamDoc {
     pub chain: Vec<u32>,
     /// How the system names the document (Deckhand: `[schema, layer] name`).
     pub title: String,
+    /// Where the document is written.
     pub at: Span,
     /// The documents it inherited from, nearest first: title and position.
     pub parents: Vec<(String, Span)>,

@@ -1,6 +1,8 @@
 //! One error type for the whole library, its exit codes, and the `file:line:col` + snippet +
 //! caret rendering shared by errors and warnings.
 
+#![warn(missing_docs)]
+
 use crate::value::{Path, SourceMap, Span};
 pub mod warning;
 
@@ -32,12 +34,15 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct Error {
+    /// What went wrong, as the exit code and the message prefix see it.
     pub kind: ErrorKind,
+    /// The message, without the `error:` prefix or a position.
     pub message: String,
     /// Position in a source, when there is one.
     pub span: Option<Span>,
     /// File name for errors about a whole file (unreadable, too large) with no source text.
     pub file: Option<String>,
+    /// What would fix it, printed as `hint: …` after the message.
     pub hint: Option<String>,
     /// Where in the document the error applies, for merge and rule errors.
     pub path: Option<Path>,
@@ -61,9 +66,11 @@ pub struct Extra {
     pub warnings: Vec<Warning>,
 }
 
+/// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// An error of `kind` with `message`, at no position yet.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {
             kind,
@@ -75,20 +82,24 @@ impl Error {
             extra: None,
         }
     }
+    /// The error at `span` (a `Span::NONE` leaves it without a position).
     pub fn at(mut self, span: Span) -> Error {
         if !span.is_none() {
             self.span = Some(span);
         }
         self
     }
+    /// The error about the whole file `file` (no source text to point into).
     pub fn in_file(mut self, file: impl Into<String>) -> Error {
         self.file = Some(file.into());
         self
     }
+    /// The error with a hint saying what would fix it.
     pub fn hint(mut self, hint: impl Into<String>) -> Error {
         self.hint = Some(hint.into());
         self
     }
+    /// The error about the value at `path` in the document.
     pub fn with_path(mut self, path: Path) -> Error {
         self.path = Some(path);
         self

@@ -35,6 +35,7 @@ macro_rules! kinds {
                 }
             }
 
+            /// Whether this kind is a warning or a note.
             pub fn level(self) -> Level {
                 match self {
                     $(Kind::$variant => Level::$level,)*
@@ -138,14 +139,18 @@ impl Kind {
 /// Something the real system does that deserves attention; `--strict` makes it an error.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Warning {
+    /// The stable kind `--allow` / `--deny` name.
     pub kind: Kind,
+    /// The message, without the `warning:` prefix or a position.
     pub message: String,
+    /// Where in the input, when there is a place to point at.
     pub span: Option<Span>,
     /// The document path the warning affects, so `--explain` can attach it to that value.
     pub path: Option<Path>,
 }
 
 impl Warning {
+    /// A warning of `kind` at `span` (`Span::NONE`: no position).
     pub fn new(kind: Kind, message: impl Into<String>, span: Span) -> Warning {
         Warning {
             kind,
@@ -154,6 +159,7 @@ impl Warning {
             path: None,
         }
     }
+    /// The warning about the value at `path`, for `--explain` to attach it there.
     pub fn with_path(mut self, path: Path) -> Warning {
         self.path = Some(path);
         self
@@ -205,16 +211,22 @@ impl Warning {
 /// What to do with a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// Printed; the run goes on.
     Show,
+    /// Not printed (`--allow`).
     Quiet,
+    /// An error (`--strict`, `--deny`).
     Fail,
 }
 
 /// `--strict`, `--allow` and `--deny` together.
 #[derive(Clone, Debug, Default)]
 pub struct Policy {
+    /// `--strict`: every warning not allowed fails.
     pub strict: bool,
+    /// `--allow`: kinds never printed, never failed.
     pub allow: Vec<Kind>,
+    /// `--deny`: kinds that fail with or without `--strict`.
     pub deny: Vec<Kind>,
 }
 
@@ -235,6 +247,7 @@ impl Policy {
         })
     }
 
+    /// What to do with a warning of `kind`: `--deny` first, then `--allow`, then `--strict`.
     pub fn action(&self, kind: Kind) -> Action {
         if self.deny.contains(&kind) {
             Action::Fail

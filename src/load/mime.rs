@@ -8,9 +8,13 @@ use std::io::Read;
 /// A header line: the name as written, the decoded value, and where the line starts.
 #[derive(Clone, Debug)]
 pub struct MimeHeader {
+    /// The name as written.
     pub name: String,
+    /// The value, unfolded and decoded.
     pub value: String,
+    /// Byte offset of the line in the raw message.
     pub offset: usize,
+    /// Bytes of the line as written (with its continuation lines).
     pub len: usize,
 }
 
@@ -37,7 +41,9 @@ pub struct MimePart {
 /// A MIME problem, with the byte offset in the raw message where it was noticed.
 #[derive(Debug)]
 pub struct MimeError {
+    /// What is wrong.
     pub message: String,
+    /// Byte offset in the raw message where it was noticed.
     pub offset: usize,
 }
 

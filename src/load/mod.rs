@@ -2,6 +2,7 @@
 //! (strict JSON with positions), `mime` (multipart user-data), plus the checks and limits every
 //! loader shares. Loaders never touch files: callers hand them text already in the `SourceMap`.
 
+#![warn(missing_docs)]
 #![warn(unreachable_pub)]
 
 pub(crate) mod canon;
@@ -55,6 +56,7 @@ impl Text {
 /// Limits and scalar rules for loading.
 #[derive(Clone, Debug)]
 pub struct LoadOptions {
+    /// Which YAML scalar rules apply (`--yaml`).
     pub version: YamlVersion,
     /// Deepest nesting of lists and maps.
     pub max_depth: usize,
@@ -206,6 +208,8 @@ pub fn transcode_utf16(bytes: &[u8], name: &str) -> Result<Option<String>> {
     Ok(Some(text))
 }
 
+/// Refuses bytes that are not text (a NUL in the first 8 KiB; UTF-16 without its byte-order
+/// mark is named as such), naming the input `name`.
 pub fn check_binary(bytes: &[u8], name: &str) -> Result<()> {
     let head = &bytes[..bytes.len().min(8192)];
     // `contains` on bytes is a memchr; the position is only needed for the message.

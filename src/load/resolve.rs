@@ -6,8 +6,11 @@ use crate::value::Kind;
 /// Which YAML scalar rules apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum YamlVersion {
+    /// YAML 1.1 as PyYAML reads it (`yes` is true, `0755` octal, `1:30` sexagesimal): the
+    /// default.
     #[default]
     V1_1,
+    /// YAML 1.2 core schema (`--yaml 1.2`).
     V1_2,
 }
 

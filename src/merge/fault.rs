@@ -12,8 +12,11 @@ use crate::value::{Node, Path, Span};
 /// Heat: the exception `merge_map` / `merge_list` / `+` raises).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MergeError {
+    /// The message, worded as the real system fails.
     pub message: String,
+    /// The value the merge failed on (the new side).
     pub span: Span,
+    /// Where in the document.
     pub path: Path,
     /// For the Python-semantics mergers: which exception, and the two values it was raised on.
     pub python: Option<Box<PyFault>>,
@@ -22,8 +25,11 @@ pub struct MergeError {
 /// The exception Python raises merging `new` into `old`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PyFault {
+    /// Which exception.
     pub error: PyError,
+    /// The old value it was raised on.
     pub old: Prior,
+    /// The new value it was raised on.
     pub new: Prior,
 }
 
@@ -32,12 +38,20 @@ pub struct PyFault {
 pub enum PyError {
     /// `AttributeError: '<type>' object has no attribute '<attr>'`, on the old value or the
     /// new one.
-    NoAttribute { on_old: bool, attr: &'static str },
+    NoAttribute {
+        /// The old value lacks it (else the new one).
+        on_old: bool,
+        /// The attribute Python looked up (`items`, `get`, `extend`).
+        attr: &'static str,
+    },
     /// `TypeError: '<old type>' object does not support item assignment`.
     NoItemAssignment,
     /// `TypeError: sequence item <item>: expected str instance, <type> found` (item 0 is the
     /// old value, 1 the new one).
-    NotStr { item: u8 },
+    NotStr {
+        /// The item that is not a string: 0 the old value, 1 the new one.
+        item: u8,
+    },
     /// `TypeError: unsupported operand type(s) for +: '<old type>' and '<new type>'`, or, for
     /// a str, list or tuple on the left, `can only concatenate <old> (not "<new>") to <old>`.
     NoPlus,
@@ -73,9 +87,11 @@ impl PyFault {
 /// A merge that succeeded but that the user probably did not mean.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
+    /// Where in the document.
     pub path: Path,
     /// The value it is about.
     pub span: Span,
+    /// What happened.
     pub what: NoticeKind,
 }
 
@@ -84,27 +100,49 @@ pub struct Notice {
 pub enum NoticeKind {
     /// Two non-empty strings were joined without a separator (`Str(Join)` under `rule`).
     JoinedWithoutSeparator {
+        /// The rule that joined them, as written.
         rule: String,
+        /// The old string.
         old: String,
+        /// The new string.
         new: String,
     },
     /// A plain deep merge replaced a mapping by a list or a list by a mapping (`old` and
     /// `new` in words, `was` where the old value was written).
     KindChanged {
+        /// The old value's kind in words (`a mapping`).
         old: &'static str,
+        /// The new value's kind in words (`a list`).
         new: &'static str,
+        /// Where the old value was written.
         was: Span,
     },
     /// Ranked merge: the first value and a later one have different shapes; the first is kept.
     ShapeMismatch {
+        /// The rule path.
         at: String,
+        /// The shape of the value kept.
         first: Shape,
+        /// The shape of the value dropped.
         other: Shape,
     },
     /// Ranked merge: a list item lacks one of the item keys, so it matches nothing.
-    ItemWithoutKey { at: String, key: String },
+    ItemWithoutKey {
+        /// The rule path.
+        at: String,
+        /// The item key it lacks.
+        key: String,
+    },
     /// Ranked `FirstByKeys` without item keys: items are compared whole.
-    ItemsComparedWhole { at: String },
+    ItemsComparedWhole {
+        /// The rule path.
+        at: String,
+    },
     /// Ranked `MergeByKeys` without item keys: the first item's keys are used.
-    ItemKeysFromFirst { at: String, keys: Vec<String> },
+    ItemKeysFromFirst {
+        /// The rule path.
+        at: String,
+        /// The first item's keys, used as item keys.
+        keys: Vec<String>,
+    },
 }

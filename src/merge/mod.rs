@@ -53,6 +53,7 @@ pub struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
+    /// An engine merging under `rules`, recording steps into `trace` when there is one.
     pub fn new(rules: &'a RuleSet, trace: Option<&'a mut Trace>) -> Engine<'a> {
         let track_path = trace.is_some();
         Engine {
@@ -174,6 +175,7 @@ impl<'a> Engine<'a> {
         stack.for_type(by.type_name())
     }
 
+    /// Whether merging `new` into `old` at the current path would fail. Changes nothing.
     pub fn check(&mut self, old: &Node, new: &Node) -> Result<(), MergeError> {
         match self.spec_for(old, new) {
             None => Ok(()),
@@ -234,6 +236,7 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Whether steps are recorded (`--explain`).
     pub fn tracing(&self) -> bool {
         self.trace.is_some()
     }

@@ -19,7 +19,9 @@ pub enum Outcome {
     Kept,
     /// The new value replaced the old one.
     Replaced,
+    /// The new value was added after the old list's items.
     Appended,
+    /// The new value was added before the old list's items.
     Prepended,
     /// Both were containers and were merged member by member.
     Merged,
@@ -36,6 +38,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The word `--explain` prints.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Added => "added",
@@ -61,7 +64,9 @@ impl fmt::Display for Outcome {
 /// The rule that decided, as written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuleRef {
+    /// The rule's text (`list(append)`, `deep`).
     pub text: std::sync::Arc<str>,
+    /// Where it was written.
     pub origin: Origin,
 }
 
@@ -77,7 +82,9 @@ impl From<&Merger> for RuleRef {
 /// Another value involved in a decision: what it was and where it was written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prior {
+    /// The value.
     pub value: Node,
+    /// Where it was written.
     pub span: Span,
 }
 
@@ -102,8 +109,11 @@ impl Prior {
 pub struct Step {
     /// Index of the layer (part, file) being merged in.
     pub layer: u32,
+    /// The value's path in the document.
     pub path: Path,
+    /// What happened.
     pub outcome: Outcome,
+    /// The rule that decided, when one did.
     pub rule: Option<RuleRef>,
     /// The value that is in the result after this step.
     pub value: Span,
@@ -219,6 +229,7 @@ impl Trace {
         });
     }
 
+    /// Records a step (it becomes the last step of its value).
     pub fn push(&mut self, step: Step) {
         let i = self.steps.len();
         let before = self.by_value.insert(step.value, i).unwrap_or(NO_STEP);

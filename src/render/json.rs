@@ -197,6 +197,8 @@ pub fn to_compact(node: &Node) -> Result<String> {
     Ok(out)
 }
 
+/// Writes `s` as a JSON string (RFC 8259 escapes, plus `\u` escapes for the characters a
+/// YAML reader refuses raw).
 pub fn write_string(out: &mut String, s: &str) {
     // serde_json's escaping is exactly RFC 8259's; on top of it, characters a YAML reader (and
     // strata's own loaders) refuse raw (DEL, C1 controls, U+FFFE/U+FFFF) become \u escapes, so

@@ -41,8 +41,11 @@ pub trait Annotator {
 /// Where a node sits under its parent.
 #[derive(Clone, Copy)]
 pub enum Place<'n> {
+    /// The document itself.
     Root,
+    /// The value of this key of a mapping.
     Key(&'n Node),
+    /// The item at this index of a list.
     Index(usize),
 }
 
