@@ -4,6 +4,7 @@
 //! `selector::PathRules`, the one selector). Plain data:
 //! the engine in `merge` acts on it. docs/ARCHITECTURE.md shows what each system compiles to.
 
+#![warn(missing_docs)]
 #![warn(unreachable_pub)]
 
 pub mod ranked;
@@ -27,12 +28,16 @@ pub enum DictMethod {
     ByNewType,
 }
 
+/// A map merger: what it does at a key both sides have, and its options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DictOpts {
+    /// What happens at a key both sides have.
     pub method: DictMethod,
     /// A null new value removes the key (cloud-init `allow_delete`).
     pub allow_delete: bool,
+    /// A list at a key goes to the list merger (cloud-init `recurse_list`/`recurse_array`).
     pub recurse_list: bool,
+    /// A string at a key goes to the string merger (cloud-init `recurse_str`).
     pub recurse_str: bool,
     /// A null new value is skipped: the old value stays, a missing key stays missing (Heat).
     pub skip_null: bool,
@@ -61,10 +66,13 @@ impl DictOpts {
 /// What a list merger does with an old list and a new value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListMethod {
+    /// The new items after the old ones (cloud-init `append`).
     Append,
+    /// The new items before the old ones (cloud-init `prepend`).
     Prepend,
     /// cloud-init `replace` (its default): index-wise overwrite, old length kept.
     Replace,
+    /// The old list stays (cloud-init `no_replace`).
     NoReplace,
     /// The new value replaces the old list whole.
     Whole,
@@ -77,14 +85,20 @@ pub enum ListMethod {
     Union,
 }
 
+/// A list merger: its method and which new item types recurse (index-wise `replace`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ListOpts {
+    /// What happens to the old list.
     pub method: ListMethod,
+    /// Under `replace`, a list item merges with the old item at its index.
     pub recurse_list: bool,
+    /// Under `replace`, a string item merges with the old item at its index.
     pub recurse_str: bool,
+    /// Under `replace`, a map item merges with the old item at its index.
     pub recurse_dict: bool,
 }
 
+/// What a string merger does with an old string and a new value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StrMethod {
     /// The new value (of any type) wins.
@@ -96,16 +110,21 @@ pub enum StrMethod {
     Join,
 }
 
+/// A string merger.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StrOpts {
+    /// What it does.
     pub method: StrMethod,
 }
 
 /// One merger with its options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MergerSpec {
+    /// Merges maps (an old map, or by `Stack::by_new_type` a new one).
     Dict(DictOpts),
+    /// Merges lists (and tuples).
     List(ListOpts),
+    /// Merges strings.
     Str(StrOpts),
     /// Python's `old + new` (a missing old value is `0`): two strings as `Str(Join)`, two
     /// lists as `List(Extend)`, any other pair the TypeError Python raises (Heat's Number).
@@ -122,15 +141,20 @@ pub enum MergerSpec {
 /// The deep_merge gem's options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GemOpts {
+    /// `knockout_prefix`: `--x` items, a bare prefix, `--x` strings knock out (`merge::knockout`).
     pub knockout: Option<Knockout>,
+    /// `sort_merged_arrays`: merged arrays are sorted (a failure where Ruby cannot compare).
     pub sort_merged_arrays: bool,
+    /// `merge_hash_arrays`: two arrays of hashes merge index by index.
     pub merge_hash_arrays: bool,
 }
 
 /// A knockout prefix, and the regex `^prefix` Ruby builds from it (multi-line `^`).
 #[derive(Clone, Debug)]
 pub struct Knockout {
+    /// The prefix as written (`--`).
     pub prefix: std::sync::Arc<str>,
+    /// `^prefix`, multi-line, as the gem matches it.
     pub re: regex::Regex,
 }
 
@@ -180,14 +204,18 @@ pub enum Origin {
 /// A merger as written: its spec, its text (`list(append)`) and where it came from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merger {
+    /// What it does.
     pub spec: MergerSpec,
+    /// Its text as written (`list(append)`), for `--explain`.
     pub text: std::sync::Arc<str>,
+    /// Where it was written.
     pub origin: Origin,
 }
 
 /// An ordered merger list; dispatch takes the first merger that handles the old value's type.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stack {
+    /// The mergers, first match wins.
     pub mergers: Vec<Merger>,
     /// When no merger handles the old value's type: `false` keeps the old value (cloud-init),
     /// `true` lets the new value replace it (plain deep merge).
@@ -258,6 +286,7 @@ impl fmt::Display for Stack {
 /// selector: exact, regex, default, optionally case-folded), which the ranked merge consults.
 #[derive(Clone, Debug, Default)]
 pub struct RuleSet {
+    /// The stack every node is merged under.
     pub root: Stack,
 }
 
@@ -271,6 +300,7 @@ impl RuleSet {
         })
     }
 
+    /// The rules of one stack.
     pub fn single(root: Stack) -> RuleSet {
         RuleSet { root }
     }

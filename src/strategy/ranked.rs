@@ -23,6 +23,7 @@ pub enum MapMode {
 /// Two lists of scalars (or mixed lists, or empty lists).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListMode {
+    /// The first (more specific) list, whole.
     KeepFirst,
     /// Union, first occurrence kept, first side's items first.
     Union,
@@ -33,7 +34,9 @@ pub enum ListMode {
 /// Two lists whose items are all maps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapListMode {
+    /// The first (more specific) list, whole.
     KeepFirst,
+    /// Concatenation, first side's items first.
     Concat,
     /// Items picked whole, the first per item-key values wins.
     FirstByKeys,
@@ -44,9 +47,13 @@ pub enum MapListMode {
 /// The four shapes a ranked merge tells apart; values of different shapes never merge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
+    /// Not a map or a list (null included).
     Scalar,
+    /// A map.
     Map,
+    /// A list that is not a non-empty list of maps.
     ScalarList,
+    /// A non-empty list whose items are all maps.
     MapList,
 }
 
@@ -71,16 +78,22 @@ pub struct RuleId(pub u32);
 /// One behaviour and the rule that set it (its text and origin, ready for the trace).
 #[derive(Clone, Debug)]
 pub struct Field<T> {
+    /// The behaviour.
     pub value: T,
+    /// The rule that set it (text and origin), for the trace.
     pub rule: Merger,
 }
 
 /// A whole strategy: what one rule (or the default) resolves to.
 #[derive(Clone, Debug)]
 pub struct RankedStrategy {
+    /// The rule this strategy belongs to.
     pub id: RuleId,
+    /// Two maps.
     pub maps: Field<MapMode>,
+    /// Two lists of scalars.
     pub lists: Field<ListMode>,
+    /// Two lists of maps.
     pub map_lists: Field<MapListMode>,
     /// `None`: knockouts are off under this rule.
     pub knockout_prefix: Option<Field<Box<str>>>,

@@ -14,19 +14,25 @@ use std::cell::RefCell;
 pub enum RuleKind {
     /// The path's segments (folded when the table folds).
     Exact(Vec<Box<str>>),
+    /// The path written with `\` separators matches (first in file order).
     Regex(regex::Regex),
+    /// Every path no other rule matches.
     Default,
 }
 
 /// How the rule for a path was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Selected {
+    /// An exact rule.
     Exact,
+    /// A regex rule.
     Regex,
+    /// The default rule.
     Default,
 }
 
 impl Selected {
+    /// The word `--explain` prints.
     pub fn as_str(self) -> &'static str {
         match self {
             Selected::Exact => "exact",
@@ -41,9 +47,11 @@ impl Selected {
 pub struct PathRule {
     /// The key as written (`WindowsFeatures\Name`, `^LCM_Config\\.*`).
     pub name: String,
+    /// How it matches paths.
     pub kind: RuleKind,
     /// Where the key (or the default's value) is written; `Span::NONE` for built-in defaults.
     pub span: Span,
+    /// What it does.
     pub strategy: RankedStrategy,
 }
 
@@ -101,21 +109,25 @@ impl PathRules {
         true
     }
 
+    /// The default rule (rule 0).
     pub fn default_rule(&self) -> &PathRule {
         // Rule 0 always exists (see `new`).
         &self.rules[0]
     }
 
+    /// Rule `id` (the default for an id out of range).
     pub fn rule(&self, id: RuleId) -> &PathRule {
         self.rules
             .get(id.0 as usize)
             .unwrap_or_else(|| self.default_rule())
     }
 
+    /// Rule `id`'s strategy.
     pub fn strategy(&self, id: RuleId) -> &RankedStrategy {
         &self.rule(id).strategy
     }
 
+    /// Every rule, the default first, then file order.
     pub fn rules(&self) -> &[PathRule] {
         &self.rules
     }

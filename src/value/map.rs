@@ -21,6 +21,7 @@ pub struct Map {
 
 /// Something a map can be searched with: a `Key` or a borrowed `KeyRef`.
 pub trait Lookup {
+    /// The key's node.
     fn node(&self) -> &Node;
 }
 
@@ -51,10 +52,12 @@ pub(super) type Iter<'a> =
     std::iter::Map<std::slice::Iter<'a, (Key, Node)>, fn(&(Key, Node)) -> (&Key, &Node)>;
 
 impl Map {
+    /// An empty map.
     pub fn new() -> Map {
         Map::default()
     }
 
+    /// An empty map with room for `n` entries.
     pub fn with_capacity(n: usize) -> Map {
         Map {
             entries: Vec::with_capacity(n),
@@ -62,14 +65,17 @@ impl Map {
         }
     }
 
+    /// The number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether it has no entry.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
+    /// Room for `n` more entries (the block may grow by more).
     pub fn reserve(&mut self, n: usize) {
         self.entries.reserve(n);
     }
@@ -122,24 +128,29 @@ impl Map {
         self.entries.get(i).map(|(_, v)| v)
     }
 
+    /// Whether `key` is in the map.
     pub fn contains_key<Q: Lookup + ?Sized>(&self, key: &Q) -> bool {
         self.get_index_of(key).is_some()
     }
 
+    /// The value at `key`.
     pub fn get<Q: Lookup + ?Sized>(&self, key: &Q) -> Option<&Node> {
         let i = self.get_index_of(key)?;
         self.entries.get(i).map(|(_, v)| v)
     }
 
+    /// The value at `key`, to change.
     pub fn get_mut<Q: Lookup + ?Sized>(&mut self, key: &Q) -> Option<&mut Node> {
         let i = self.get_index_of(key)?;
         self.entries.get_mut(i).map(|(_, v)| v)
     }
 
+    /// The entry at position `i`.
     pub fn get_index(&self, i: usize) -> Option<(&Key, &Node)> {
         self.entries.get(i).map(|(k, v)| (k, v))
     }
 
+    /// The entry at position `i`, its value to change.
     pub fn get_index_mut(&mut self, i: usize) -> Option<(&Key, &mut Node)> {
         self.entries.get_mut(i).map(|(k, v)| (&*k, v))
     }
@@ -214,6 +225,7 @@ impl Map {
         self.shift_remove_index(i).map(|(_, v)| v)
     }
 
+    /// Removes the entry at position `i`, shifting the later entries down (order kept).
     pub fn shift_remove_index(&mut self, i: usize) -> Option<(Key, Node)> {
         if i >= self.entries.len() {
             return None;
@@ -254,30 +266,37 @@ impl Map {
         self.index = Some(Box::new(index));
     }
 
+    /// The entries in order.
     pub fn iter(&self) -> Iter<'_> {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
+    /// The entries in order, values to change.
     pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&Key, &mut Node)> + '_ {
         self.entries.iter_mut().map(|(k, v)| (&*k, v))
     }
 
+    /// The keys in order.
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Key> + ExactSizeIterator + '_ {
         self.entries.iter().map(|(k, _)| k)
     }
 
+    /// The values in order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Node> + ExactSizeIterator + '_ {
         self.entries.iter().map(|(_, v)| v)
     }
 
+    /// The values in order, to change.
     pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Node> + '_ {
         self.entries.iter_mut().map(|(_, v)| v)
     }
 
+    /// The keys in order, taken.
     pub fn into_keys(self) -> impl DoubleEndedIterator<Item = Key> {
         self.entries.into_iter().map(|(k, _)| k)
     }
 
+    /// The values in order, taken.
     pub fn into_values(self) -> impl DoubleEndedIterator<Item = Node> {
         self.entries.into_iter().map(|(_, v)| v)
     }

@@ -4,6 +4,7 @@
 //! first-inserted key object is kept), because every system strata imitates reads YAML into
 //! Python-like dictionaries. `PartialEq` on `Node` is structural, typed and span-blind.
 
+#![warn(missing_docs)]
 #![warn(unreachable_pub)]
 
 pub mod dpath;
@@ -30,7 +31,9 @@ use std::hash::{Hash, Hasher};
 /// One value and where it was written.
 #[derive(Clone, Debug)]
 pub struct Node {
+    /// The value.
     pub kind: Kind,
+    /// Where it is written (`Span::NONE`: made by strata, not read).
     pub span: Span,
 }
 
@@ -40,16 +43,25 @@ pub struct Node {
 /// `!!pairs` (a list of two-item tuples).
 #[derive(Clone, Debug)]
 pub enum Kind {
+    /// `null`, `~`, empty.
     Null,
+    /// A boolean.
     Bool(bool),
+    /// An integer that fits `i64`.
     Int(i64),
     /// An integer outside `i64`, as canonical decimal digits (with a leading `-` if negative).
     BigInt(Thin),
+    /// A float.
     Float(f64),
+    /// A string.
     Str(Str),
+    /// A timestamp (or date), as its text.
     Timestamp(Thin),
+    /// `!!binary` bytes.
     Bytes(thin_vec::ThinVec<u8>),
+    /// A list.
     List(List),
+    /// A map, keys in order.
     Map(Box<Map>),
     /// A set: its members are the keys (the values are nulls).
     Set(Box<Map>),
@@ -63,21 +75,27 @@ pub enum Kind {
 const _: () = assert!(std::mem::size_of::<Node>() == 24);
 
 impl Node {
+    /// A node of `kind` written at `span`.
     pub fn new(kind: Kind, span: Span) -> Node {
         Node { kind, span }
     }
+    /// A null at `span`.
     pub fn null(span: Span) -> Node {
         Node::new(Kind::Null, span)
     }
+    /// A string at `span`.
     pub fn str(s: impl Into<Str>, span: Span) -> Node {
         Node::new(Kind::Str(s.into()), span)
     }
+    /// A list at `span`.
     pub fn list(items: impl Into<List>, span: Span) -> Node {
         Node::new(Kind::List(items.into()), span)
     }
+    /// A map at `span`.
     pub fn map(map: Map, span: Span) -> Node {
         Node::new(Kind::Map(Box::new(map)), span)
     }
+    /// An empty map at `span`.
     pub fn empty_map(span: Span) -> Node {
         Node::map(Map::default(), span)
     }
@@ -126,9 +144,11 @@ impl Node {
         }
     }
 
+    /// Whether it is null.
     pub fn is_null(&self) -> bool {
         matches!(self.kind, Kind::Null)
     }
+    /// The text of a string.
     pub fn as_str(&self) -> Option<&str> {
         match &self.kind {
             Kind::Str(s) => Some(s),
@@ -143,18 +163,21 @@ impl Node {
             _ => None,
         }
     }
+    /// The entries of a map.
     pub fn as_map(&self) -> Option<&Map> {
         match &self.kind {
             Kind::Map(m) => Some(m),
             _ => None,
         }
     }
+    /// The entries of a map, to change.
     pub fn as_map_mut(&mut self) -> Option<&mut Map> {
         match &mut self.kind {
             Kind::Map(m) => Some(m),
             _ => None,
         }
     }
+    /// The items of a list.
     pub fn as_list(&self) -> Option<&[Node]> {
         match &self.kind {
             Kind::List(l) => Some(l),
@@ -282,12 +305,15 @@ impl PartialEq for Node {
 pub struct Key(pub Node);
 
 impl Key {
+    /// A string key made by strata (no span).
     pub fn str(s: &str) -> Key {
         Key(Node::str(s, Span::NONE))
     }
+    /// The text of a string key.
     pub fn as_str(&self) -> Option<&str> {
         self.0.as_str()
     }
+    /// Where the key is written.
     pub fn span(&self) -> Span {
         self.0.span
     }

@@ -5,7 +5,9 @@ use std::fmt;
 /// One step of a path: a map key or a list index.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Seg {
+    /// A map key, as text.
     Key(std::sync::Arc<str>),
+    /// A list index.
     Index(usize),
 }
 
@@ -14,18 +16,22 @@ pub enum Seg {
 pub struct Path(pub Vec<Seg>);
 
 impl Path {
+    /// The empty path: the document itself.
     pub fn root() -> Path {
         Path(Vec::new())
     }
 
+    /// One step down, into the value of `key`.
     pub fn push_key(&mut self, key: &str) {
         self.0.push(Seg::Key(key.into()));
     }
 
+    /// One step down, into item `i`.
     pub fn push_index(&mut self, i: usize) {
         self.0.push(Seg::Index(i));
     }
 
+    /// One step up.
     pub fn pop(&mut self) {
         self.0.pop();
     }

@@ -21,7 +21,9 @@ pub type SourceId = u32;
 /// Where a value was written: a byte range in one source. `Span::NONE` marks synthesized values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Span {
+    /// Offset of the first byte in the run's offset space (a source's bytes follow its id).
     pub start: u32,
+    /// Byte offset after the last byte.
     pub end: u32,
 }
 
@@ -40,6 +42,7 @@ impl Span {
         }
     }
 
+    /// Whether it is `Span::NONE` (nowhere).
     pub fn is_none(&self) -> bool {
         self.start == u32::MAX
     }
@@ -75,6 +78,7 @@ impl fmt::Debug for Reload {
 /// One input text with its display name and, computed once on demand, its line starts.
 #[derive(Debug)]
 pub struct Source {
+    /// The name messages print (a file name, `user-data.mime, part 2`).
     pub name: String,
     /// Empty after `SourceMap::release` until `text()` reads it again.
     text: OnceLock<String>,
@@ -230,8 +234,11 @@ pub struct SourceMap {
 /// A resolved position, ready to print as `file:line:col`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location<'a> {
+    /// The source's name.
     pub file: &'a str,
+    /// Line, from 1.
     pub line: usize,
+    /// Column, from 1, in characters as an editor counts them.
     pub column: usize,
 }
 
@@ -281,6 +288,7 @@ impl fmt::Display for Location<'_> {
 }
 
 impl SourceMap {
+    /// An empty map of sources.
     pub fn new() -> SourceMap {
         SourceMap::default()
     }
@@ -397,6 +405,7 @@ impl SourceMap {
         self.sources.last().map_or(0, |s| offset(s.base, s.len + 1))
     }
 
+    /// Source `id`.
     pub fn get(&self, id: SourceId) -> Option<&Source> {
         self.sources.get(self.index(id)?)
     }
@@ -418,10 +427,12 @@ impl SourceMap {
         self.source_of(span).map(|(s, ..)| s.base)
     }
 
+    /// The name of source `id`.
     pub fn name(&self, id: SourceId) -> &str {
         self.get(id).map(|s| s.name.as_str()).unwrap_or("<none>")
     }
 
+    /// The text of source `id` (read again if it was released).
     pub fn text(&self, id: SourceId) -> &str {
         self.get(id).map(|s| s.text()).unwrap_or("")
     }
@@ -457,10 +468,12 @@ impl SourceMap {
         src.text().get(..start)
     }
 
+    /// The number of sources.
     pub fn len(&self) -> usize {
         self.sources.len()
     }
 
+    /// Whether there is no source.
     pub fn is_empty(&self) -> bool {
         self.sources.is_empty()
     }

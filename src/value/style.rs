@@ -42,6 +42,7 @@ pub struct Spelling {
     pub at: u32,
     /// The value as it was loaded: the spelling is used only while the node still equals it.
     pub value: Node,
+    /// How it was written (plain, quoted, block).
     pub form: Form,
     /// `Inline`: the text. `Block`, `Literal`: the header (`|`, `>-`, ...) without its
     /// comment. `Lines`: the first line.
@@ -77,6 +78,7 @@ pub struct Trivia {
     pub trailing: Option<Box<str>>,
     /// Offset of the next token, and of the end of its line.
     pub to: u32,
+    /// Offset of the end of the next token's line.
     pub to_line_end: u32,
     /// Column of the next token.
     pub to_col: u32,
@@ -89,10 +91,13 @@ pub struct Trivia {
 /// One source's styles (or one piece of a long stream's).
 #[derive(Clone, Debug, Default)]
 pub struct Styles {
+    /// The source they were recorded from.
     pub source: SourceId,
     /// Bytes of the text (or piece) loaded.
     pub len: u32,
+    /// Scalars' spellings, in text order.
     pub spellings: Vec<Spelling>,
+    /// Comments and blank lines, in text order.
     pub trivia: Vec<Trivia>,
     /// Whether the first block sequence under a key is indented past the key.
     pub seq_indent: Option<bool>,
@@ -109,6 +114,7 @@ impl std::fmt::Debug for StyleSink {
 }
 
 impl StyleSink {
+    /// Hands one source's styles to the writer.
     pub fn put(&self, styles: Styles) {
         if let Ok(mut all) = self.0.lock() {
             all.push(styles);
@@ -183,6 +189,7 @@ pub struct StyleBook {
 }
 
 impl StyleBook {
+    /// The book of every source's styles.
     pub fn new(mut all: Vec<Styles>) -> StyleBook {
         all.sort_by_key(|s| s.source);
         let seq_indent = all.iter().find_map(|s| s.seq_indent);
@@ -280,6 +287,7 @@ impl StyleBook {
         }
     }
 
+    /// Trivia run `i`.
     pub fn trivia_at(&self, i: usize) -> &Trivia {
         &self.trivia[i]
     }

@@ -75,6 +75,7 @@ const _: () = assert!(std::mem::size_of::<Str>() == 16);
 const _: () = assert!(std::mem::size_of::<Thin>() == 8);
 
 impl Thin {
+    /// A copy of `s`.
     pub fn new(s: &str) -> Thin {
         // Zeroed, then copied in one `memcpy`: thin-vec's `extend_from_slice` pushes a byte
         // at a time, storing the length after each, and whether the compiler turns that into
@@ -86,6 +87,7 @@ impl Thin {
         Thin(bytes)
     }
 
+    /// The text.
     pub fn as_str(&self) -> &str {
         debug_assert!(std::str::from_utf8(&self.0).is_ok());
         // SAFETY: the bytes were copied from `&str`s whole (`new`, `push_str`), never changed.
@@ -102,6 +104,7 @@ impl Thin {
 }
 
 impl Str {
+    /// A copy of `s`.
     pub fn new(s: &str) -> Str {
         match LENS.get(s.len()) {
             Some(&len) => {
@@ -130,6 +133,7 @@ impl Str {
         }
     }
 
+    /// The text.
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Inline(len, buf) => {

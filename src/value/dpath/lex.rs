@@ -12,6 +12,7 @@ use super::PathError;
 /// `i64` for indexing (every list is shorter than either bound).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Num {
+    /// The value, clamped to `i64`.
     pub value: i64,
     /// Python's `str(int(...))`: no leading zeros, no `-0`.
     pub text: String,

@@ -66,6 +66,7 @@ pub enum Expr {
 pub struct DPath {
     /// The text as parsed (after [`normalize`]).
     pub text: String,
+    /// The parsed expression.
     pub expr: Expr,
     /// The steps of a simple path (`$`, single names and indices), found without datums.
     simple: Option<Vec<simple::Step>>,
@@ -88,17 +89,21 @@ pub enum PathErrorKind {
 /// What jsonpath-ng or Deckhand would have raised, in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathError {
+    /// Which kind of failure (parse, Python exception, not implemented, unsupported).
     pub kind: PathErrorKind,
+    /// The message, in the real system's words.
     pub message: String,
 }
 
 impl PathError {
+    /// jsonpath-ng cannot parse the path (its exception `class` and `detail`).
     pub fn parse(class: &str, detail: String) -> PathError {
         PathError {
             kind: PathErrorKind::Parse,
             message: format!("jsonpath-ng cannot parse it ({class}: {detail})"),
         }
     }
+    /// A Python exception `class` with `detail`.
     pub fn python(class: &str, detail: String) -> PathError {
         PathError {
             kind: PathErrorKind::Python,
@@ -112,12 +117,14 @@ impl PathError {
             message,
         }
     }
+    /// Something jsonpath-ng leaves unimplemented.
     pub fn not_implemented(message: String) -> PathError {
         PathError {
             kind: PathErrorKind::NotImplemented,
             message,
         }
     }
+    /// Something strata does not imitate.
     pub fn unsupported(message: String) -> PathError {
         PathError {
             kind: PathErrorKind::Unsupported,
@@ -147,7 +154,9 @@ pub fn normalize(path: &str) -> Cow<'_, str> {
 /// A location inside a value: map entry index or list item index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {
+    /// The map entry at this index.
     Entry(usize),
+    /// The list item at this index.
     Item(usize),
 }
 
