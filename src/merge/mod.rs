@@ -8,6 +8,7 @@
 pub mod casefold;
 mod dict;
 mod fault;
+pub mod fold;
 mod gem;
 pub mod knockout;
 mod list;

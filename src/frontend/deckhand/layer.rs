@@ -335,7 +335,6 @@ fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_
     }
     let at = at.unwrap_or_default();
     let rules = RuleSet::single(merge_stack(a));
-    cx.set_layer();
     let path = trace_path(&data, &at);
     // A path without wildcards matches once: the parent's mapping is merged where it stands
     // (taken out, not copied), which is what writing the merged copy there would leave.
