@@ -6,23 +6,30 @@
 //! the result as it was, and the error says why) and keeps the engine's notices, as data, for
 //! the front-end to word. The trace is lent to each call rather than held, so a front-end can
 //! record steps of its own (a JSON patch, a dropped part, an assembly) between them, in the
-//! same layer.
+//! same layer. A merge that is not a layer of a fold (a Heat parameter's, a Deckhand action's)
+//! runs the engine through `merge_at` / `merge_with`, with its notices handed back the same way.
 
 use super::rank_ctx::RankCtx;
 use super::{Engine, MergeError, Notice, Outcome, RuleRef, Trace};
-use crate::strategy::RuleSet;
+use crate::strategy::{Merger, RuleSet};
 use crate::value::{Node, Path, Span};
 
-/// What a layer merges by: a rule set, and the ranked rules when its mergers are ranked.
+/// What a layer merges by: a rule set, the ranked rules when its mergers are ranked, and
+/// how the engine records.
 #[derive(Clone, Copy)]
 pub struct Rules<'r> {
     set: &'r RuleSet,
     ranked: Option<&'r RankCtx<'r>>,
+    containers: bool,
 }
 
 impl<'r> Rules<'r> {
     pub fn new(set: &'r RuleSet) -> Rules<'r> {
-        Rules { set, ranked: None }
+        Rules {
+            set,
+            ranked: None,
+            containers: false,
+        }
     }
 
     /// Rules whose `MergerSpec::Ranked` mergers take their path rules from `ctx`.
@@ -30,6 +37,16 @@ impl<'r> Rules<'r> {
         Rules {
             set,
             ranked: Some(ctx),
+            containers: false,
+        }
+    }
+
+    /// Rules whose engine tracks the path even without a trace and records a step for each
+    /// container merged into (`Engine::recording_containers`: Heat's trace).
+    pub fn recording_containers(self) -> Rules<'r> {
+        Rules {
+            containers: true,
+            ..self
         }
     }
 
@@ -37,11 +54,47 @@ impl<'r> Rules<'r> {
     where
         'r: 'a,
     {
-        match self.ranked {
+        let engine = match self.ranked {
             Some(ctx) => Engine::with_ranked(self.set, ctx, trace),
             None => Engine::new(self.set, trace),
+        };
+        if self.containers {
+            engine.tracking_path().recording_containers()
+        } else {
+            engine
         }
     }
+}
+
+/// One merge that is not a layer of a fold (a Deckhand action's, at the action's path):
+/// `new` merged into `old` as the value at `at`, the check first, so a merge that would fail
+/// gives `old` back with the error. The notices come back beside the result.
+pub fn merge_at(
+    trace: Option<&mut Trace>,
+    rules: Rules<'_>,
+    at: &Path,
+    old: Node,
+    new: Node,
+) -> (Result<Node, (MergeError, Node)>, Vec<Notice>) {
+    let mut engine = rules.engine(trace);
+    let merged = engine.merge_at(at, old, new);
+    (merged, engine.notices)
+}
+
+/// One merge of a value at `at` with `spec` at the top whatever the types, into `old`
+/// (`None`: nothing there yet): a Heat parameter's, by its template type. The check comes
+/// first; the notices come back beside the result.
+pub fn merge_with(
+    trace: Option<&mut Trace>,
+    rules: Rules<'_>,
+    at: &Path,
+    spec: &Merger,
+    old: Option<Node>,
+    new: Node,
+) -> (Result<Node, MergeError>, Vec<Notice>) {
+    let mut engine = rules.engine(trace);
+    let merged = engine.merge_with(at, spec, old, new);
+    (merged, engine.notices)
 }
 
 /// The value accumulated so far (none before the first layer, unless the fold starts from
@@ -196,7 +249,7 @@ impl Fold {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::strategy::{DictMethod, DictOpts, Merger, MergerSpec, Origin, Stack};
+    use crate::strategy::{DictMethod, DictOpts, MergerSpec, Origin, Stack};
     use crate::value::{Key, Map};
 
     fn at(start: u32) -> Span {
