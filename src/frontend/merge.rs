@@ -6,7 +6,8 @@ use super::{parse_inputs, Input, Rendered, Settings};
 use crate::error::{Error, ErrorKind, Result, WarnKind};
 use crate::frontend::cloudinit::how;
 use crate::load::{self, yaml};
-use crate::merge::{Engine, Trace};
+use crate::merge::fold::{Fold, Rules};
+use crate::merge::Trace;
 use crate::strategy::{Origin, RuleSet, Stack};
 use crate::value::{Node, SourceMap, Span};
 
@@ -83,11 +84,9 @@ pub fn render(
         layers.extend(docs);
     }
     let mut trace = settings.explain.then(Trace::default);
-    let mut acc = Node::empty_map(Span::NONE);
+    let mut fold = Fold::starting(Node::empty_map(Span::NONE));
     for (i, layer) in layers.into_iter().enumerate() {
-        if let Some(t) = trace.as_mut() {
-            t.layer = i as u32;
-        }
+        Fold::layer(trace.as_mut(), i);
         if cloud_init && layer.as_map().is_none() {
             return Err(Error::new(
                 ErrorKind::Merge,
@@ -105,11 +104,9 @@ pub fn render(
                 layer.span,
             ));
         }
-        let mut engine = Engine::new(&rules, trace.as_mut());
-        acc = engine
-            .merge_layer(acc, layer)
-            .map_err(|(e, _)| merge_error(e))?;
-        for n in std::mem::take(&mut engine.notices) {
+        fold.merge(trace.as_mut(), Rules::new(&rules), layer)
+            .map_err(merge_error)?;
+        for n in fold.take_notices() {
             if let crate::merge::NoticeKind::KindChanged { old, new, was } = n.what {
                 let at = sources
                     .locate(was)
@@ -124,6 +121,8 @@ pub fn render(
             }
         }
     }
+    let (acc, _) = fold.finish();
+    let acc = acc.unwrap_or_else(|| Node::empty_map(Span::NONE));
     Ok(Rendered::new(acc, warnings, trace))
 }
 

@@ -10,6 +10,7 @@
 pub(crate) mod casefold;
 mod dict;
 mod fault;
+pub mod fold;
 mod gem;
 pub(crate) mod knockout;
 mod list;

@@ -128,7 +128,8 @@ pub struct Step {
 #[derive(Debug, Default)]
 pub struct Trace {
     pub steps: Vec<Step>,
-    pub layer: u32,
+    /// The layer steps are recorded in: set by `merge::fold::Fold::layer` only.
+    pub(in crate::merge) layer: u32,
     /// Per value span, the index of its last step; `prev[i]` chains to the step before `i`
     /// for the same span (`NO_STEP` ends the chain). One hash entry per value, no list each.
     by_value: HashMap<Span, usize, BuildHasherDefault<SpanHash>>,
@@ -187,6 +188,11 @@ fn ends_with(path: &Path, tail: &Path) -> bool {
 }
 
 impl Trace {
+    /// The layer steps are recorded in now.
+    pub fn layer(&self) -> u32 {
+        self.layer
+    }
+
     /// Records one decision about the value at `value`, now at `path`, in the current layer.
     pub fn record(
         &mut self,

@@ -15,6 +15,7 @@ pub mod write;
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{add_text_input, parse_inputs, Files, Parsed, Settings};
 use crate::load;
+use crate::merge::fold::Fold;
 use crate::merge::{Outcome, RuleRef, Trace};
 use crate::rendered::Rendered;
 use crate::strategy::Origin;
@@ -294,9 +295,8 @@ impl Run<'_> {
 
     /// Adds a file's sections to the model (recording each value's origin for `--explain`).
     fn add(&mut self, model: &mut Model, rel: &str, doc: Node) {
-        let layer = u32::try_from(model.files.len()).unwrap_or(u32::MAX);
+        Fold::layer(self.trace.as_mut(), model.files.len());
         if let (Some(trace), Some(map)) = (self.trace.as_mut(), doc.as_map()) {
-            trace.layer = layer;
             let rule = RuleRef {
                 text: format!("ardana: {rel}").into(),
                 origin: Origin::Default(

@@ -13,7 +13,8 @@ pub mod parts;
 use super::{file_span, Input, Rendered, Settings};
 use crate::error::{ErrorKind, Result, WarnKind, Warning};
 use crate::load::yaml;
-use crate::merge::{Engine, Outcome, Trace};
+use crate::merge::fold::{Fold, Rules};
+use crate::merge::{MergeError, Outcome, Trace};
 use crate::strategy::{Origin, RuleSet, Stack};
 use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
 use how::{Failure, HowError};
@@ -37,20 +38,12 @@ pub fn render(
     let mut warnings = Vec::new();
     let parts = parts::collect(inputs, sources, settings, instance.as_ref(), &mut warnings)?;
     let mut trace = settings.explain.then(Trace::default);
-    let mut buf = Node::empty_map(Span::NONE);
-    let mut merged_any = false;
+    // Until a part merges successfully the config is {} (a part that fails leaves it as it was).
+    let mut fold = Fold::starting(Node::empty_map(Span::NONE));
     let mut preloaded = Preloaded::default();
     for (index, part) in parts.iter().enumerate() {
         let loaded = preloaded.take(index, &parts, sources, settings);
-        if let Some(t) = trace.as_mut() {
-            t.layer = index as u32;
-        }
-        // Until a part merges successfully the accumulator is (re)set to {}.
-        let old = if merged_any {
-            buf.take()
-        } else {
-            Node::empty_map(Span::NONE)
-        };
+        Fold::layer(trace.as_mut(), index);
         let label = sources.name(part.source).to_string();
         let result = match part.kind {
             PartKind::CloudConfig => {
@@ -58,22 +51,21 @@ pub fn render(
                     loaded.unwrap_or_else(|| load_part(part, sources, settings));
                 crate::frontend::built_from(part.source, sources, settings);
                 warnings.extend(loader_warnings);
-                merge_part(part, doc, old, &mut warnings, trace.as_mut())
+                prepare_part(part, doc, &mut warnings).and_then(|(doc, rules)| {
+                    fold.merge(trace.as_mut(), Rules::new(&rules), doc)
+                        .map_err(skipped)
+                })
             }
-            PartKind::JsonPatch => {
+            PartKind::JsonPatch => fold.edit(|old| {
                 jsonp::apply(part, old, sources, settings, &mut warnings, trace.as_mut())
-            }
+            }),
         };
         match result {
-            Ok(merged) => {
-                buf = merged;
-                merged_any = true;
-            }
-            Err((mut drop, old)) => {
+            Ok(()) => {}
+            Err(mut drop) => {
                 if let Some(e) = drop.fatal.take() {
                     return Err(*e);
                 }
-                buf = old;
                 if let Some(t) = trace.as_mut() {
                     t.record(
                         &Path::root(),
@@ -106,7 +98,9 @@ pub fn render(
             }
         }
     }
-    Ok(Rendered::new(buf, warnings, trace).with_header("#cloud-config"))
+    let (config, _) = fold.finish();
+    let config = config.unwrap_or_else(|| Node::empty_map(Span::NONE));
+    Ok(Rendered::new(config, warnings, trace).with_header("#cloud-config"))
 }
 
 /// Why a part was dropped.
@@ -132,6 +126,7 @@ impl From<HowError> for Drop {
     }
 }
 
+/// A JSON patch part's result: the patched config, or why it was dropped and the config as it was.
 type PartResult = std::result::Result<Node, (Drop, Node)>;
 
 /// A cloud-config part's YAML, loaded (`safe_load`), with the loader's warnings.
@@ -196,13 +191,13 @@ impl Preloaded {
     }
 }
 
-fn merge_part(
+/// A cloud-config part's document (`merge_how` taken out) and the rules it merges by, or
+/// why cloud-init rejects it.
+fn prepare_part(
     part: &Part,
     doc: Result<Option<Node>>,
-    old: Node,
     warnings: &mut Vec<Warning>,
-    trace: Option<&mut Trace>,
-) -> PartResult {
+) -> std::result::Result<(Node, RuleSet), Drop> {
     let whole = file_span(part.source);
     let rejected = |message: String, span: Span| Drop {
         failure: Failure::Rejected,
@@ -213,7 +208,7 @@ fn merge_part(
     };
     let doc = match doc {
         Ok(Some(doc)) => doc,
-        Ok(None) => return Err((rejected("empty cloud config".into(), whole), old)),
+        Ok(None) => return Err(rejected("empty cloud config".into(), whole)),
         Err(e) => {
             let mut drop = rejected(format!("{} (YAML)", e.message), e.span.unwrap_or(whole));
             drop.notes = e.notes().to_vec();
@@ -221,49 +216,41 @@ fn merge_part(
             if e.kind == ErrorKind::Limit {
                 drop.fatal = Some(Box::new(e));
             }
-            return Err((drop, old));
+            return Err(drop);
         }
     };
     let mut doc = match doc.kind {
         Kind::Map(_) => doc,
-        Kind::Null => return Err((rejected("empty cloud config".into(), whole), old)),
+        Kind::Null => return Err(rejected("empty cloud config".into(), whole)),
         _ => {
-            return Err((
-                rejected(
-                    format!("cloud-config must be a mapping, not {}", doc.kind_phrase()),
-                    doc.span,
-                ),
-                old,
+            return Err(rejected(
+                format!("cloud-config must be a mapping, not {}", doc.kind_phrase()),
+                doc.span,
             ))
         }
     };
-    let stack = match part_stack(part, &mut doc) {
-        Ok(s) => s,
-        Err(drop) => return Err((drop, old)),
-    };
+    let stack = part_stack(part, &mut doc)?;
     for (message, span) in how::lint(&stack) {
         let span = if span.is_none() { whole } else { span };
         warnings.push(Warning::new(WarnKind::NoEffect, message, span));
     }
-    let rules = RuleSet::single(stack);
-    let mut engine = Engine::new(&rules, trace);
-    engine.merge_layer(old, doc).map_err(|(e, old)| {
-        let message = if e.path.0.is_empty() {
-            e.message
-        } else {
-            format!("{} at {}", e.message, e.path)
-        };
-        (
-            Drop {
-                notes: Vec::new(),
-                failure: Failure::Skipped,
-                message,
-                span: e.span,
-                fatal: None,
-            },
-            old,
-        )
-    })
+    Ok((doc, RuleSet::single(stack)))
+}
+
+/// A part whose merge would fail: cloud-init skips it.
+fn skipped(e: MergeError) -> Drop {
+    let message = if e.path.0.is_empty() {
+        e.message
+    } else {
+        format!("{} at {}", e.message, e.path)
+    };
+    Drop {
+        notes: Vec::new(),
+        failure: Failure::Skipped,
+        message,
+        span: e.span,
+        fatal: None,
+    }
 }
 
 /// Body mergers (merge_how, else merge_type, popped from the document) then header mergers;

@@ -9,7 +9,8 @@
 use super::doc::Doc;
 use super::{fail, Cx};
 use crate::error::{Error, Result, WarnKind};
-use crate::merge::{Engine, Outcome, RuleRef};
+use crate::merge::fold::{self, Rules};
+use crate::merge::{Outcome, RuleRef};
 use crate::strategy::{Origin, RuleSet, Stack};
 use crate::value::dpath::{self, DPath, Loc, PathError, PathErrorKind};
 use crate::value::{Kind, Node, Path, Span};
@@ -335,7 +336,6 @@ fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_
     }
     let at = at.unwrap_or_default();
     let rules = RuleSet::single(merge_stack(a));
-    cx.set_layer();
     let path = trace_path(&data, &at);
     // A path without wildcards matches once: the parent's mapping is merged where it stands
     // (taken out, not copied), which is what writing the merged copy there would leave.
@@ -346,8 +346,16 @@ fn merge(doc: &Doc, a: &Action<'_>, child: &Node, mut data: Node, cx: &mut Cx<'_
             .cloned()
             .unwrap_or(Node::null(Span::NONE)),
     };
-    let mut engine = Engine::new(&rules, cx.trace.as_mut());
-    let merged = match engine.merge_at(&path, old, from_child) {
+    // The engine's notices (a mapping replaced by a list, ...) are not worded for Deckhand:
+    // its `deep_merge` replaces a value of another kind whole, and strata says nothing there.
+    let (merged, _) = fold::merge_at(
+        cx.trace.as_mut(),
+        Rules::new(&rules),
+        &path,
+        old,
+        from_child,
+    );
+    let merged = match merged {
         Ok(v) => v,
         Err((e, _)) => return Err(fail(None, e.message, e.span)),
     };

@@ -27,7 +27,8 @@ mod validate;
 
 use super::{Input, Rendered, Settings, Stream, StreamDoc};
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
-use crate::merge::{Outcome, Prior, RuleRef, Step, Trace};
+use crate::merge::fold::Fold;
+use crate::merge::{Outcome, RuleRef, Trace};
 use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
 use doc::Doc;
 
@@ -76,19 +77,11 @@ impl Warn<'_> {
 pub struct Cx<'s> {
     pub trace: Option<Trace>,
     pub warn: Warn<'s>,
-    /// The trace layer of the document being rendered (its index in the input).
-    pub layer: u32,
     pub parent_doc: Option<&'s Doc>,
     pub lenient: bool,
 }
 
 impl Cx<'_> {
-    pub fn set_layer(&mut self) {
-        if let Some(t) = self.trace.as_mut() {
-            t.layer = self.layer;
-        }
-    }
-
     pub fn record(
         &mut self,
         path: Path,
@@ -110,15 +103,7 @@ impl Cx<'_> {
         others: &[&Node],
     ) {
         if let Some(t) = self.trace.as_mut() {
-            t.push(Step {
-                layer: self.layer,
-                path,
-                outcome,
-                rule: Some(rule.clone()),
-                value,
-                overrode: overrode.iter().map(|n| Prior::of(n)).collect(),
-                others: others.iter().map(|n| Prior::of(n)).collect(),
-            });
+            t.record(&path, outcome, Some(rule.clone()), value, overrode, others);
         }
     }
 }
@@ -186,7 +171,6 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
             list: load_warnings,
             sources,
         },
-        layer: 0,
         parent_doc: None,
         lenient: job.lenient,
     };
@@ -241,8 +225,8 @@ fn run<'d>(
         if doc.is_control()? {
             continue;
         }
-        cx.layer = u32::try_from(d).unwrap_or(u32::MAX);
-        cx.set_layer();
+        // The trace layer of the document being rendered is its index in the input.
+        Fold::layer(cx.trace.as_mut(), d);
         if doc.encrypted() && slots[d].data().is_some_and(barbican_ref) {
             return Err(encryption_error(doc, slots[d].data(), doc.span()));
         }

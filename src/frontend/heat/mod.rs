@@ -22,6 +22,7 @@ mod types;
 use crate::error::{Result, WarnKind, Warning};
 use crate::frontend::{add_text_input, Input, Rendered, Settings};
 use crate::load;
+use crate::merge::fold::Fold;
 use crate::merge::Trace;
 use crate::value::{Key, Map, Node, Path, SourceMap, Span};
 use env::{EnvFile, Section};
@@ -126,9 +127,7 @@ pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Res
             Pending::Loaded(f) => f,
             Pending::Raw(input) => env::load(input, heat.sources, settings, &mut heat.warnings)?,
         };
-        if let Some(t) = heat.trace.as_mut() {
-            t.layer = u32::try_from(index).unwrap_or(u32::MAX);
-        }
+        Fold::layer(heat.trace.as_mut(), index);
         let mut strategies = FileStrategies::read(file.strategies.as_ref(), &mut heat.warnings);
         seed::apply(&file, &heat.schema, &mut strategies, &mut heat.warnings)?;
         heat.merge_file(file, &strategies)?;

@@ -1,5 +1,5 @@
 //! What Heat's merge functions are in the engine's behaviour-named specs, and the calls into
-//! `merge::Engine` with them. A parameter's strategy compiles into one stack dispatched on the
+//! the engine with them (`merge::fold::merge_with`). A parameter's strategy compiles into one stack dispatched on the
 //! NEW value's type (Heat's `deep_merge` picks the function by the new value):
 //!
 //! | Heat                          | spec                                                      |
@@ -18,7 +18,8 @@ use super::crash::{self, short, Site};
 use super::types::PType;
 use super::Heat;
 use crate::error::{Result, WarnKind, Warning};
-use crate::merge::{Engine, NoticeKind, Outcome, RuleRef};
+use crate::merge::fold::{self, Rules};
+use crate::merge::{NoticeKind, Outcome, RuleRef};
 use crate::strategy::{
     DictMethod, DictOpts, ListMethod, ListOpts, Merger, MergerSpec, RuleSet, Stack, StrMethod,
     StrOpts,
@@ -145,11 +146,9 @@ impl Heat<'_> {
         old: Option<Node>,
         new: Node,
     ) -> std::result::Result<Node, crate::merge::MergeError> {
-        let mut engine = Engine::new(rules, self.trace.as_mut())
-            .tracking_path()
-            .recording_containers();
-        let merged = engine.merge_with(&self.path, spec, old, new);
-        let notices = std::mem::take(&mut engine.notices);
+        let rules = Rules::new(rules).recording_containers();
+        let (merged, notices) =
+            fold::merge_with(self.trace.as_mut(), rules, &self.path, spec, old, new);
         // Heat's stack has no ranked merger: a join is the only notice it can raise.
         for n in notices {
             if let NoticeKind::JoinedWithoutSeparator { rule, old, new } = n.what {

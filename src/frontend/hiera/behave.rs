@@ -6,8 +6,9 @@
 //! `DictMethod::Replace`, `deep` the deep_merge gem's merge (`MergerSpec::Gem`, `merge/gem.rs`).
 
 use super::ruby;
+use crate::merge::fold::{Fold, Rules};
 use crate::merge::union::union;
-use crate::merge::{Engine, RuleRef, Trace};
+use crate::merge::{RuleRef, Trace};
 use crate::strategy::{
     DictMethod, DictOpts, GemOpts, Knockout, ListMethod, ListOpts, Merger, MergerSpec, Origin,
     RuleSet,
@@ -184,60 +185,74 @@ impl Behaviour {
         }
     }
 
-    /// `merge(memo, value)`: memo is the higher-priority accumulator.
+    /// `merge(memo, value)`: memo, the higher-priority accumulator, is `fold`'s value.
     pub fn merge(
         &self,
-        memo: Node,
+        fold: &mut Fold,
         value: Node,
         trace: Option<&mut Trace>,
         rule: Option<RuleRef>,
-    ) -> Result<Node, String> {
+    ) -> Result<(), String> {
+        let null = Node::null(Span::NONE);
+        let memo = fold.value().unwrap_or(&null);
         // Each behaviour is one engine merge with the lower value as the old side.
-        let (spec, old, new, trace) = match self.name {
-            Name::First => return Ok(memo),
+        let rule = |spec| {
+            let rule = rule.unwrap_or_else(|| RuleRef {
+                text: self.name.as_str().into(),
+                origin: self.origin.clone(),
+            });
+            RuleSet::one(Merger {
+                spec,
+                text: rule.text,
+                origin: rule.origin,
+            })
+        };
+        match self.name {
+            Name::First => Ok(()),
             Name::Unique => {
-                check_unique("The first element of the merge", &memo)?;
+                check_unique("The first element of the merge", memo)?;
                 check_unique("The second element of the merge", &value)?;
                 // `flatten(memo) | flatten(value)`: the engine's union by strict equality,
                 // the list named by its first item. Puppet's explanation shows no step per
                 // item, so none is recorded.
-                let (memo, value) = (flat(memo), flat(value));
-                let span = memo
-                    .first()
-                    .or(value.first())
-                    .map_or(Span::NONE, |n| n.span);
-                let spec = MergerSpec::List(ListOpts {
+                let value = flat(value);
+                let span = first_leaf(memo)
+                    .or(value.first().map(|n| n.span))
+                    .unwrap_or(Span::NONE);
+                fold.edit(|memo| Ok::<_, (String, Node)>(Node::list(flat(memo), span)))?;
+                let rules = rule(MergerSpec::List(ListOpts {
                     method: ListMethod::Union,
                     recurse_list: false,
                     recurse_str: false,
                     recurse_dict: false,
-                });
-                let (old, new) = (Node::list(memo, span), Node::list(value, span));
-                (spec, old, new, None)
+                }));
+                fold.merge(None, Rules::new(&rules), Node::list(value, span))
+                    .map_err(|e| e.message)
             }
             Name::Hash => {
-                check_hash("The first element of the merge", &memo)?;
+                check_hash("The first element of the merge", memo)?;
                 check_hash("The second element of the merge", &value)?;
                 // `value.merge(memo)`: lower keys first, higher values win — a one-level
                 // `Dict Replace`.
-                let spec = MergerSpec::Dict(DictOpts::new(DictMethod::Replace));
-                (spec, value, memo, trace)
+                let rules = rule(MergerSpec::Dict(DictOpts::new(DictMethod::Replace)));
+                fold.merge_into(trace, Rules::new(&rules), value)
+                    .map_err(|e| e.message)
             }
             // `deep_merge!(memo, value)`: the gem merges the higher value into the lower.
-            Name::Deep => (MergerSpec::Gem(self.deep.clone()), value, memo, trace),
-        };
-        let rule = rule.unwrap_or_else(|| RuleRef {
-            text: self.name.as_str().into(),
-            origin: self.origin.clone(),
-        });
-        let rules = RuleSet::one(Merger {
-            spec,
-            text: rule.text,
-            origin: rule.origin,
-        });
-        Engine::new(&rules, trace)
-            .merge_layer(old, new)
-            .map_err(|(e, _)| e.message)
+            Name::Deep => {
+                let rules = rule(MergerSpec::Gem(self.deep.clone()));
+                fold.merge_into(trace, Rules::new(&rules), value)
+                    .map_err(|e| e.message)
+            }
+        }
+    }
+}
+
+/// The span of the first item `flat` gives.
+fn first_leaf(v: &Node) -> Option<Span> {
+    match &v.kind {
+        Kind::List(items) => items.iter().find_map(first_leaf),
+        _ => Some(v.span),
     }
 }
 

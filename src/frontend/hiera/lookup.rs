@@ -14,7 +14,7 @@ use super::locate::{self, Location};
 use super::report::{say, value as show, Log};
 use super::state::Hiera;
 use crate::error::{Error, ErrorKind, Result};
-use crate::merge::Outcome;
+use crate::merge::fold::Fold;
 use crate::value::{Key, Kind, Map, Node, Path as VPath, Span};
 
 /// Deepest chain of lookups inside interpolations (each one recurses).
@@ -83,9 +83,7 @@ impl Hiera<'_> {
         say(&mut self.log, || {
             format!("Hierarchy entry \"{}\"", levels[i].name)
         });
-        if let Some(t) = self.trace.as_mut() {
-            t.layer = u32::try_from(i).unwrap_or(u32::MAX);
-        }
+        Fold::layer(self.trace.as_mut(), i);
         let n = self.locations()?[i].len();
         let depth = self.log.as_ref().map(Log::depth);
         if let Some(l) = self.log.as_mut() {
@@ -161,18 +159,14 @@ impl Hiera<'_> {
         if b.name == Name::First {
             for i in 0..n {
                 if let Some(v) = f(self, i)? {
-                    self.first_step(b, i, levels, &v);
-                    return Ok(Some(v));
+                    return Ok(self.first(b, i, levels, v).finish().0);
                 }
             }
             return Ok(None);
         }
         if n == 1 {
-            let v = f(self, 0)?;
-            if let Some(v) = &v {
-                self.first_step(b, 0, levels, v);
-            }
-            return Ok(v.map(|v| b.single(v)));
+            let v = f(self, 0)?.map(|v| self.first(b, 0, levels, v).finish().0);
+            return Ok(v.flatten().map(|v| b.single(v)));
         }
         say(&mut self.log, || {
             format!("Merge strategy {}", b.name.as_str())
@@ -187,26 +181,23 @@ impl Hiera<'_> {
                 l.line(format!("Options: {}", show(&Node::map(m, Span::NONE))));
             }
         }
-        let mut memo: Option<Node> = None;
+        let mut memo = Fold::new();
         for i in 0..n {
             let Some(v) = f(self, i)? else { continue };
-            memo = Some(match memo {
-                None => {
-                    self.first_step(b, i, levels, &v);
-                    b.convert(v)
-                }
-                Some(m) => {
-                    let at = v.span;
-                    let level = self.level_name(i, levels);
-                    let rule = self.trace.is_some().then(|| b.rule(&level));
-                    b.merge(m, v, self.trace.as_mut(), rule).map_err(|msg| {
-                        Error::new(ErrorKind::Merge, msg)
-                            .at(at)
-                            .hint("make every level's value a type this merge behaviour accepts, or choose another behaviour")
-                    })?
-                }
-            });
+            if memo.is_empty() {
+                memo = self.first(b, i, levels, b.convert(v));
+                continue;
+            }
+            let at = v.span;
+            let level = self.level_name(i, levels);
+            let rule = self.trace.is_some().then(|| b.rule(&level));
+            b.merge(&mut memo, v, self.trace.as_mut(), rule).map_err(|msg| {
+                Error::new(ErrorKind::Merge, msg)
+                    .at(at)
+                    .hint("make every level's value a type this merge behaviour accepts, or choose another behaviour")
+            })?;
         }
+        let (memo, _) = memo.finish();
         if let Some(l) = self.log.as_mut() {
             if let Some(m) = &memo {
                 l.line(format!("Merged result: {}", show(m)));
@@ -217,7 +208,7 @@ impl Hiera<'_> {
     }
 
     fn level_name(&self, i: usize, levels: bool) -> String {
-        let t = self.trace.as_ref().map_or(0, |t| t.layer as usize);
+        let t = self.trace.as_ref().map_or(0, |t| t.layer() as usize);
         let idx = if levels { i } else { t };
         self.config
             .levels
@@ -225,18 +216,12 @@ impl Hiera<'_> {
             .map_or_else(String::new, |l| l.name.clone())
     }
 
-    fn first_step(&mut self, b: &Behaviour, i: usize, levels: bool, v: &Node) {
+    /// A fold that starts with `v`, the first value found (at level or location `i`).
+    fn first(&mut self, b: &Behaviour, i: usize, levels: bool, v: Node) -> Fold {
         let level = self.level_name(i, levels);
-        if let Some(t) = self.trace.as_mut() {
-            t.record(
-                &VPath::root(),
-                Outcome::Added,
-                Some(b.rule(&level)),
-                v.span,
-                &[],
-                &[],
-            );
-        }
+        let mut fold = Fold::new();
+        fold.first(self.trace.as_mut(), |_| b.rule(&level), v);
+        fold
     }
 
     /// A whole lookup of `key` (`LookupAdapter#lookup`): `None` when not found.

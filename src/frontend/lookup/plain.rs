@@ -37,8 +37,8 @@ impl LayerSource for Owned {
         }
         Ok(Some(cur.take()))
     }
-    fn layer_id(&self, i: usize) -> u32 {
-        u32::try_from(self.0.len().saturating_sub(i + 1)).unwrap_or(u32::MAX)
+    fn layer_id(&self, i: usize) -> usize {
+        self.0.len().saturating_sub(i + 1)
     }
 }
 

@@ -7,13 +7,14 @@
 
 use crate::error::{Result, Warning};
 use crate::merge::casefold::{find_key, fold_index, fold_text, key_str};
+use crate::merge::fold::{Fold, Rules};
 use crate::merge::knockout::{is_bare_marker, strip_markers};
 use crate::merge::rank_ctx::RankCtx;
-use crate::merge::{Engine, Outcome, RuleRef, Trace};
+use crate::merge::{RuleRef, Trace};
 use crate::strategy::selector::PathRules;
 use crate::strategy::{Merger, MergerSpec, RuleSet};
 use crate::value::key_text;
-use crate::value::{Key, Kind, Map, Node, Path, Seg, Span};
+use crate::value::{Key, Kind, Map, Node, Seg, Span};
 use rustc_hash::FxHashMap;
 
 /// What a lookup found.
@@ -40,8 +41,8 @@ pub trait LayerSource {
     /// The value at `path` inside layer `i` (a copy), or `None`.
     fn get(&mut self, i: usize, path: &[String], fold: bool) -> Result<Option<Node>>;
     /// The layer number the trace reports for layer `i`.
-    fn layer_id(&self, i: usize) -> u32 {
-        u32::try_from(i).unwrap_or(u32::MAX)
+    fn layer_id(&self, i: usize) -> usize {
+        i
     }
 }
 
@@ -133,13 +134,12 @@ impl Run<'_> {
         let (rule, _) = rules.select(path);
         let strategy = &rule.strategy;
         let ctx = RankCtx::new(rules, path, super::names::scalar_rule());
-        let mut notices = Vec::new();
         let set = RuleSet::one(Merger {
             spec: MergerSpec::Ranked(strategy.id),
             text: strategy.maps.rule.text.clone(),
             origin: strategy.maps.rule.origin.clone(),
         });
-        let mut acc: Option<Node> = None;
+        let mut fold = Fold::new();
         for i in 0..src.count() {
             let Some(value) = src.get(i, path, rules.fold)? else {
                 continue;
@@ -147,35 +147,17 @@ impl Run<'_> {
             if value.is_null() {
                 continue;
             }
-            let layer = src.layer_id(i);
-            if let Some(t) = self.trace.as_deref_mut() {
-                t.layer = layer;
+            Fold::layer(self.trace.as_deref_mut(), src.layer_id(i));
+            if fold.is_empty() {
+                let rule = |v: &Node| RuleRef::from(strategy.rule_for(v));
+                fold.first(self.trace.as_deref_mut(), rule, value);
+            } else {
+                // Two values that cannot combine keep the more specific one (the rules say
+                // how; a failed check changes nothing).
+                let _ = fold.merge(self.trace.as_deref_mut(), Rules::ranked(&set, &ctx), value);
             }
-            acc = Some(match acc {
-                None => {
-                    if let Some(t) = self.trace.as_deref_mut() {
-                        t.record(
-                            &Path::root(),
-                            Outcome::Added,
-                            Some(RuleRef::from(strategy.rule_for(&value))),
-                            value.span,
-                            &[],
-                            &[],
-                        );
-                    }
-                    value
-                }
-                Some(old) => {
-                    let mut engine = Engine::with_ranked(&set, &ctx, self.trace.as_deref_mut());
-                    let merged = match engine.merge_layer(old, value) {
-                        Ok(merged) => merged,
-                        Err((_, old)) => old,
-                    };
-                    notices.append(&mut engine.notices);
-                    merged
-                }
-            });
         }
+        let (acc, notices) = fold.finish();
         self.warnings
             .extend(notices.into_iter().map(super::names::notice_warning));
         Ok(match acc {
