@@ -24,6 +24,7 @@ pub struct Rules<'r> {
 }
 
 impl<'r> Rules<'r> {
+    /// Rules of one rule set (the stack family's and the gem's mergers).
     pub fn new(set: &'r RuleSet) -> Rules<'r> {
         Rules {
             set,

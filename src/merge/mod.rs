@@ -6,6 +6,7 @@
 //! (`strategy::MergerSpec`); no file here knows which system asked for one.
 
 #![warn(unreachable_pub)]
+#![warn(missing_docs)]
 
 pub(crate) mod casefold;
 mod dict;

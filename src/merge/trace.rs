@@ -127,6 +127,7 @@ pub struct Step {
 /// Every decision of one render, in order.
 #[derive(Debug, Default)]
 pub struct Trace {
+    /// The steps, in the order they were recorded.
     pub steps: Vec<Step>,
     /// The layer steps are recorded in: set by `merge::fold::Fold::layer` only.
     pub(in crate::merge) layer: u32,
