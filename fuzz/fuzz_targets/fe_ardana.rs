@@ -19,7 +19,10 @@ fuzz_target!(|data: &[u8]| {
         match seg.name.as_str() {
             "flags" => flags = Flags::parse(seg.bytes),
             name if i == 0 && !name.contains('/') && !name.ends_with(".yml") => {
-                files.insert("m/cloudConfig.yml".to_string(), Input::new("m/cloudConfig.yml", seg.bytes.to_vec()));
+                files.insert(
+                    "m/cloudConfig.yml".to_string(),
+                    Input::new("m/cloudConfig.yml", seg.bytes.to_vec()),
+                );
             }
             name => {
                 let path = format!("m/{name}");

@@ -24,7 +24,10 @@ fuzz_target!(|data: &[u8]| {
             "flags" => flags = Flags::parse(seg.bytes),
             "model.json" => model_text = Some(seg.text()),
             name if i == 0 && !name.contains('/') && !name.ends_with(".yml") => {
-                files.insert("m/cloudConfig.yml".to_string(), Input::new("m/cloudConfig.yml", seg.bytes.to_vec()));
+                files.insert(
+                    "m/cloudConfig.yml".to_string(),
+                    Input::new("m/cloudConfig.yml", seg.bytes.to_vec()),
+                );
             }
             name => {
                 let path = format!("m/{name}");
@@ -46,7 +49,9 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         None => {
-            let job = ArdanaJob { dir: PathBuf::from("m") };
+            let job = ArdanaJob {
+                dir: PathBuf::from("m"),
+            };
             match ardana::read(&job, &mut mem, &mut sources, &settings) {
                 Ok(r) => r.doc,
                 Err(_) => return,
@@ -66,7 +71,10 @@ fuzz_target!(|data: &[u8]| {
             let id = sources.add(c.rel.clone(), text.clone());
             let mut w = Vec::new();
             if let Err(e) = yaml::load_single(&text, id, &LoadOptions::default(), &mut w) {
-                panic!("{} would be written as YAML that does not parse: {e:?}\n{text}", c.rel);
+                panic!(
+                    "{} would be written as YAML that does not parse: {e:?}\n{text}",
+                    c.rel
+                );
             }
         }
     }

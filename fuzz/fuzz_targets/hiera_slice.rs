@@ -23,8 +23,7 @@ fn same(a: &Node, b: &Node) -> bool {
     match (&a.kind, &b.kind) {
         (Kind::Map(x), Kind::Map(y)) => {
             x.len() == y.len()
-                && x
-                    .iter()
+                && x.iter()
                     .zip(y.iter())
                     .all(|((ka, va), (kb, vb))| same(&ka.0, &kb.0) && same(va, vb))
         }
@@ -81,7 +80,8 @@ fuzz_target!(|data: &[u8]| {
             Found::Unsure => continue,
             Found::Missing => panic!("{name:?} is not in the index"),
         };
-        let alone = entry(text, range, Some(name), id, &opts, None).expect("every entry parses alone");
+        let alone =
+            entry(text, range, Some(name), id, &opts, None).expect("every entry parses alone");
         assert!(same(&alone, value), "entry {name:?} differs:\n{text}");
         let other = format!("{name}\u{1}");
         if map.get(&strata::value::Key::str(&other)).is_none() {

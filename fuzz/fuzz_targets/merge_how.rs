@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata::load::yaml;
 use strata::frontend::cloudinit::how;
+use strata::load::yaml;
 use strata::strategy::Origin;
 use strata::value::{SourceMap, Span};
 use strata_fuzz::load_options;

@@ -29,8 +29,10 @@ fuzz_target!(|data: &[u8]| {
     let mut warnings = Vec::new();
     let one_pass = yaml::load_stream(sources.text(id), id, &settings.load, &mut warnings);
     let pieces = LoadOptions {
-        jobs: 3,
-        parallel_min: 0,
+        threads: strata::load::Threads {
+            jobs: 3,
+            min_bytes: 0,
+        },
         ..settings.load.clone()
     };
     let split = yaml::load_stream(sources.text(id), id, &pieces, &mut Vec::new());
@@ -41,7 +43,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(spans(a), spans(b), "pieces give other spans");
         }
         (Err(a), Err(b)) => {
-            assert_eq!((&a.message, a.span), (&b.message, b.span), "pieces give another error");
+            assert_eq!(
+                (&a.message, a.span),
+                (&b.message, b.span),
+                "pieces give another error"
+            );
         }
         _ => panic!("one pass and pieces disagree on success"),
     }
@@ -61,7 +67,10 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let one = LoadOptions {
-        jobs: 1,
+        threads: strata::load::Threads {
+            jobs: 1,
+            ..settings.load.threads
+        },
         ..settings.load.clone()
     };
     let single = yaml::load_single(sources.text(id), id, &one, &mut warnings);
@@ -75,7 +84,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(sa, sb, "pieces give other spans");
         }
         (Err(a), Err(b)) => {
-            assert_eq!((&a.message, a.span), (&b.message, b.span), "pieces give another error");
+            assert_eq!(
+                (&a.message, a.span),
+                (&b.message, b.span),
+                "pieces give another error"
+            );
         }
         _ => panic!("one pass and pieces disagree on success"),
     }

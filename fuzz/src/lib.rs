@@ -126,14 +126,20 @@ impl Flags {
 /// Fuzz limits: the CLI's, but a smaller alias budget and input size so one run stays fast.
 pub fn load_options(yaml12: bool) -> LoadOptions {
     LoadOptions {
-        version: if yaml12 {
-            YamlVersion::V1_2
-        } else {
-            YamlVersion::V1_1
+        dialect: strata::load::Dialect {
+            version: if yaml12 {
+                YamlVersion::V1_2
+            } else {
+                YamlVersion::V1_1
+            },
+            ..Default::default()
         },
-        alias_budget: 50_000,
-        max_input_size: 1 << 20,
-        max_documents: 1_000,
+        limits: strata::load::Limits {
+            alias_budget: 50_000,
+            max_input_size: 1 << 20,
+            max_documents: 1_000,
+            ..Default::default()
+        },
         ..LoadOptions::default()
     }
 }
@@ -251,9 +257,13 @@ pub fn finish(
 
 /// The output keeping what people wrote reads as the canonical output does.
 fn same_data(kept: &str, plain: &str, flags: Flags) {
+    let base = load_options(flags.yaml12);
     let opts = LoadOptions {
-        alias_budget: usize::MAX,
-        ..load_options(flags.yaml12)
+        limits: strata::load::Limits {
+            alias_budget: usize::MAX,
+            ..base.limits
+        },
+        ..base
     };
     let load = |text: &str| {
         let mut sources = SourceMap::new();
@@ -276,7 +286,10 @@ fn same_data(kept: &str, plain: &str, flags: Flags) {
 pub fn check_round_trip(doc: &Node) {
     let mut sources = SourceMap::new();
     let opts = LoadOptions {
-        alias_budget: usize::MAX,
+        limits: strata::load::Limits {
+            alias_budget: usize::MAX,
+            ..Default::default()
+        },
         ..LoadOptions::default()
     };
     let yaml = render::yaml::to_string(doc, None);

@@ -351,14 +351,14 @@ fn settings_of(common: &Common) -> Settings {
 /// The settings `Base` gives (no `--explain`).
 fn base_settings(common: &Base) -> Settings {
     let mut settings = Settings::default();
-    settings.load.version = match common.yaml {
+    settings.load.dialect.version = match common.yaml {
         YamlArg::V11 => YamlVersion::V1_1,
         YamlArg::V12 => YamlVersion::V1_2,
     };
     if let Some(max) = common.max_input_size {
-        settings.load.max_input_size = max;
+        settings.load.limits.max_input_size = max;
     }
-    settings.load.jobs = common
+    settings.load.threads.jobs = common
         .jobs
         .map_or_else(crate::par::default_jobs, |n| n as usize);
     // For tests: parallel loading of inputs too small to be worth it (a fixture of a few
@@ -367,9 +367,9 @@ fn base_settings(common: &Base) -> Settings {
         .ok()
         .and_then(|v| v.parse().ok())
     {
-        settings.load.parallel_min = min;
+        settings.load.threads.min_bytes = min;
     }
-    MAX_INPUT_SIZE.store(settings.load.max_input_size, Ordering::Relaxed);
+    MAX_INPUT_SIZE.store(settings.load.limits.max_input_size, Ordering::Relaxed);
     settings
 }
 

@@ -120,7 +120,7 @@ pub fn built_from(id: SourceId, sources: &mut SourceMap, settings: &Settings) {
 }
 
 pub fn check_size(input: &Input, settings: &Settings) -> Result<()> {
-    let max = settings.load.max_input_size;
+    let max = settings.load.limits.max_input_size;
     if input.bytes.len() > max {
         return Err(Error::new(
             ErrorKind::Limit,

@@ -64,9 +64,9 @@ where
     // faster (each whole on one thread, no pieces to join; measured on W1: 7 % faster) but
     // holds their texts beside their trees (W1: 142 MiB instead of 124).
     let load = &settings.load;
-    // Long enough for the loader to cut (`load::yaml::splits`: two pieces of 4 × parallel_min).
-    let long = |text: &Text| text.as_str().len() >= load.parallel_min.saturating_mul(8);
-    let few = work.iter().filter(|(_, _, text, _)| long(text)).count() < load.jobs;
+    // Long enough for the loader to cut (`load::yaml::splits`: two pieces of 4 × `Threads::min_bytes`).
+    let long = |text: &Text| text.as_str().len() >= load.threads.min_bytes.saturating_mul(8);
+    let few = work.iter().filter(|(_, _, text, _)| long(text)).count() < load.threads.jobs;
     let alone: Vec<bool> = work
         .iter()
         .map(|(name, _, text, _)| {

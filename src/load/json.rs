@@ -13,7 +13,7 @@ pub fn load(text: &str, source: SourceId, opts: &LoadOptions) -> Result<Node> {
         text,
         i: 0,
         source,
-        max_depth: opts.max_depth,
+        max_depth: opts.limits.max_depth,
     };
     if p.b.starts_with("\u{feff}".as_bytes()) {
         p.i = 3;

@@ -53,11 +53,42 @@ impl Text {
     }
 }
 
-/// Limits and scalar rules for loading.
-#[derive(Clone, Debug)]
+/// How inputs are read: the dialect, the limits and the threads of a run, set once by the CLI
+/// and the front-end, plus two settings of one call (`styles`, `continues`).
+#[derive(Clone, Debug, Default)]
 pub struct LoadOptions {
+    /// Which loader strata imitates: the system's YAML rules.
+    pub dialect: Dialect,
+    /// Bounds on what one input may make.
+    pub limits: Limits,
+    /// Threads that parse and the least work worth them.
+    pub threads: Threads,
+    /// Where to record what people wrote besides the values (comments, spellings) for the
+    /// YAML writer; `None`: not recorded (JSON output, `--no-comments`, no output at all).
+    pub styles: Option<crate::value::style::StyleSink>,
+    /// Bytes of the same source after the text being loaded (a Hiera data file's entry read
+    /// alone): comments at the text's end are then not the source's closing comments.
+    pub continues: usize,
+}
+
+/// The YAML rules of the system whose loader strata imitates (a front-end sets its own).
+#[derive(Clone, Debug, Default)]
+pub struct Dialect {
     /// Which YAML scalar rules apply (`--yaml`).
     pub version: YamlVersion,
+    /// `!!python/unicode` builds a string (cloud-init's loader adds this to `SafeLoader`).
+    pub python_unicode: bool,
+    /// Timestamps, implicit or `!!timestamp`, are built as their text, unchecked (Heat's
+    /// loader constructs them with its string constructor).
+    pub timestamps_as_text: bool,
+    /// Read YAML as Ruby's Psych does (`psych.rs`, `yaml/psych.rs`: Puppet's reader of
+    /// Hiera data) instead of PyYAML; `version` then does not apply.
+    pub psych: Option<psych::Psych>,
+}
+
+/// Bounds on what one input may make: the defence against hostile or broken inputs.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
     /// Deepest nesting of lists and maps.
     pub max_depth: usize,
     /// Nodes that aliases may create by copying anchored values, per stream.
@@ -66,51 +97,42 @@ pub struct LoadOptions {
     pub max_documents: usize,
     /// Bytes of one input (also bounds gzip and base64 decoding).
     pub max_input_size: usize,
-    /// `!!python/unicode` builds a string (cloud-init's loader adds this to `SafeLoader`).
-    pub python_unicode: bool,
-    /// Timestamps, implicit or `!!timestamp`, are built as their text, unchecked (Heat's
-    /// loader constructs them with its string constructor).
-    pub timestamps_as_text: bool,
-    /// Threads that parse (`--jobs`): a run's inputs, and the pieces of one long stream;
-    /// 0 or 1: the calling thread alone.
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 256,
+            alias_budget: 1_000_000,
+            max_documents: 100_000,
+            max_input_size: 512 * 1024 * 1024,
+        }
+    }
+}
+
+/// Threads that parse (`--jobs`): a run's inputs, and the pieces of one long stream.
+#[derive(Clone, Copy, Debug)]
+pub struct Threads {
+    /// How many; 0 or 1: the calling thread alone.
     pub jobs: usize,
     /// Bytes of text below which parsing stays on one thread (`par::SMALL`; a stream is cut
     /// into pieces of at least four times this).
-    pub parallel_min: usize,
-    /// Where to record what people wrote besides the values (comments, spellings) for the
-    /// YAML writer; `None`: not recorded (JSON output, `--no-comments`, no output at all).
-    pub styles: Option<crate::value::style::StyleSink>,
-    /// Bytes of the same source after the text being loaded (a Hiera data file's entry read
-    /// alone): comments at the text's end are then not the source's closing comments.
-    pub continues: usize,
-    /// Read YAML as Ruby's Psych does (`psych.rs`, `yaml/psych.rs`: Puppet's reader of
-    /// Hiera data) instead of PyYAML; `version` then does not apply.
-    pub psych: Option<psych::Psych>,
+    pub min_bytes: usize,
+}
+
+impl Default for Threads {
+    fn default() -> Self {
+        Threads {
+            jobs: 1,
+            min_bytes: crate::par::SMALL,
+        }
+    }
 }
 
 impl LoadOptions {
     /// The threads and the least work worth them, for `par::map_ordered`.
     pub fn par(&self) -> (usize, usize) {
-        (self.jobs, self.parallel_min)
-    }
-}
-
-impl Default for LoadOptions {
-    fn default() -> Self {
-        LoadOptions {
-            version: YamlVersion::V1_1,
-            max_depth: 256,
-            alias_budget: 1_000_000,
-            max_documents: 100_000,
-            max_input_size: 512 * 1024 * 1024,
-            python_unicode: false,
-            timestamps_as_text: false,
-            jobs: 1,
-            parallel_min: crate::par::SMALL,
-            styles: None,
-            continues: 0,
-            psych: None,
-        }
+        (self.threads.jobs, self.threads.min_bytes)
     }
 }
 

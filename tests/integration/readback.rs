@@ -90,7 +90,10 @@ pub fn check(
 
 fn reads_back(text: &str, want: &[&Node], version: YamlVersion, what: &str) -> Vec<String> {
     let opts = LoadOptions {
-        version,
+        dialect: strata::load::Dialect {
+            version,
+            ..Default::default()
+        },
         ..LoadOptions::default()
     };
     let mut warnings = Vec::new();

@@ -67,12 +67,12 @@ pub fn apply(
         // do (stack overflow found in fuzzing: patches adding deep values below deep values,
         // part after part, built a tree no recursive pass could walk).
         let depth = depth_after(&doc, op);
-        if depth > settings.load.max_depth {
+        if depth > settings.load.limits.max_depth {
             let error = Error::new(
                 ErrorKind::Limit,
                 format!(
                     "this JSON patch operation nests the config {depth} levels deep, more than the limit of {}",
-                    settings.load.max_depth
+                    settings.load.limits.max_depth
                 ),
             )
             .at(op.span)

@@ -33,7 +33,7 @@ pub fn render(
         .transpose()?;
     // cloud-init's loader (safeyaml._CustomSafeLoader) also reads `!!python/unicode`.
     let mut settings = settings.clone();
-    settings.load.python_unicode = true;
+    settings.load.dialect.python_unicode = true;
     let settings = &settings;
     let mut warnings = Vec::new();
     let parts = parts::collect(inputs, sources, settings, instance.as_ref(), &mut warnings)?;
@@ -165,7 +165,7 @@ impl Preloaded {
         sources: &SourceMap,
         settings: &Settings,
     ) -> Option<Loaded> {
-        if settings.load.jobs <= 1 {
+        if settings.load.threads.jobs <= 1 {
             return None;
         }
         if index >= self.start + self.batch.len() {

@@ -158,7 +158,7 @@ fn leaves(
     }
     let gzipped = mime::is_gzip(&input.bytes);
     let bytes = if gzipped {
-        mime::gunzip(&input.bytes, settings.load.max_input_size)
+        mime::gunzip(&input.bytes, settings.load.limits.max_input_size)
             .map_err(|e| Error::new(ErrorKind::Parse, format!("{name}: {e}")).in_file(&name))?
     } else {
         input.bytes
@@ -297,7 +297,7 @@ fn process_leaf(
 ) -> Result<()> {
     let mut declared = leaf.content_type.clone();
     if DECOMP_TYPES.contains(&declared.as_str()) {
-        match mime::gunzip(&leaf.body, ctx.0.load.max_input_size) {
+        match mime::gunzip(&leaf.body, ctx.0.load.limits.max_input_size) {
             Ok(b) => {
                 leaf.body = b;
                 leaf.within = None;

@@ -61,10 +61,10 @@ pub fn documents(
                 "it adds nothing to the set",
             ));
         }
-        if docs.len() > settings.load.max_documents {
+        if docs.len() > settings.load.limits.max_documents {
             return Err(crate::error::Error::new(
                 crate::error::ErrorKind::Limit,
-                format!("more than {} documents", settings.load.max_documents),
+                format!("more than {} documents", settings.load.limits.max_documents),
             )
             .in_file(sources.name(loaded.id))
             .hint("split the site, or render fewer documents at once"));

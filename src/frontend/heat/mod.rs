@@ -65,7 +65,7 @@ enum Pending {
 pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Result<Rendered> {
     // Heat's loader (template_format.yaml_loader) builds timestamps as strings.
     let mut settings = settings.clone();
-    settings.load.timestamps_as_text = true;
+    settings.load.dialect.timestamps_as_text = true;
     let settings = &settings;
     let mut warnings = Vec::new();
     let base = base::parameters(job.params, sources)?;

@@ -177,10 +177,13 @@ pub fn render(
     let noted = Refusals::default();
     let psych = |symbols| Settings {
         load: load::LoadOptions {
-            psych: Some(Psych {
-                symbols,
-                noted: noted.clone(),
-            }),
+            dialect: load::Dialect {
+                psych: Some(Psych {
+                    symbols,
+                    noted: noted.clone(),
+                }),
+                ..settings.load.dialect.clone()
+            },
             ..settings.load.clone()
         },
         ..settings.clone()

@@ -34,12 +34,13 @@ pub fn stamp(bytes: &[u8], opts: &LoadOptions) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     h.write(env!("CARGO_PKG_VERSION").as_bytes());
     for n in [
-        opts.version as usize,
-        opts.max_depth,
-        opts.alias_budget,
-        opts.max_documents,
-        opts.max_input_size,
-        opts.psych
+        opts.dialect.version as usize,
+        opts.limits.max_depth,
+        opts.limits.alias_budget,
+        opts.limits.max_documents,
+        opts.limits.max_input_size,
+        opts.dialect
+            .psych
             .as_ref()
             .map_or(0, |p| 1 + usize::from(p.symbols)),
         bytes.len(),

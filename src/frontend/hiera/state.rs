@@ -49,7 +49,7 @@ pub struct Hiera<'a> {
     /// Each file's identity before it was read (`Files::identity`), for its new index.
     pub(super) identities: FxHashMap<PathBuf, [u64; 5]>,
     /// Where the loaders note what Puppet refuses that the tree cannot show
-    /// (`settings.load.psych`), and what was noted so far, by span (`check`).
+    /// (`settings.load.dialect.psych`), and what was noted so far, by span (`check`).
     pub(super) noted: Refusals,
     pub(super) refused: FxHashMap<Span, Refusal>,
     /// hiera-eyaml: the keys, `--allow-encrypted`, and what was decrypted (`secrets`).
@@ -92,6 +92,7 @@ impl<'a> Hiera<'a> {
             identities: FxHashMap::default(),
             noted: settings
                 .load
+                .dialect
                 .psych
                 .as_ref()
                 .map(|p| p.noted.clone())

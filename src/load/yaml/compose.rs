@@ -152,12 +152,12 @@ impl<'a, 'o> Composer<'a, 'o> {
             }
             Event::DocumentEnd => {
                 self.documents += 1;
-                if self.documents > self.opts.max_documents {
+                if self.documents > self.opts.limits.max_documents {
                     return Err(Error::new(
                         ErrorKind::Limit,
                         format!(
                             "more than {} YAML documents in one stream",
-                            self.opts.max_documents
+                            self.opts.limits.max_documents
                         ),
                     )
                     .at(span)
@@ -181,7 +181,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                 let (kind, special) = if self.merge_source(&props) {
                     // Never constructed: `flatten_mapping` refuses a scalar by its node kind.
                     (Kind::Null, Special::None)
-                } else if self.opts.psych.is_some() {
+                } else if self.opts.dialect.psych.is_some() {
                     self.psych_scalar(&value, plain, tag, in_key, span)
                 } else {
                     match construct::scalar(&value, plain, tag, self.opts) {
@@ -221,7 +221,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     })
                 );
                 let kind = match props.tag.as_deref() {
-                    tag if self.opts.psych.is_some() => match psych::sequence(tag) {
+                    tag if self.opts.dialect.psych.is_some() => match psych::sequence(tag) {
                         Ok(Seq::List) => SeqKind::List,
                         Ok(Seq::Omap) => SeqKind::Omap,
                         Err(fault) => {
@@ -259,7 +259,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     })
                 );
                 let kind = match props.tag.as_deref() {
-                    tag if self.opts.psych.is_some() => match psych::mapping(tag) {
+                    tag if self.opts.dialect.psych.is_some() => match psych::mapping(tag) {
                         Ok(Mapping::Map) => MapKind::Map,
                         Ok(Mapping::WithIvars) => MapKind::WithIvars,
                         Ok(Mapping::StrObject) => MapKind::StrObject,
@@ -336,7 +336,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                         end: span.end.max(start),
                     };
                     let node = match kind {
-                        _ if self.opts.psych.is_some() => {
+                        _ if self.opts.dialect.psych.is_some() => {
                             self.psych_map(from, merge_at, kind, span)
                         }
                         MapKind::PairsItem => self.pairs_item(from, span),
@@ -406,7 +406,7 @@ impl<'a, 'o> Composer<'a, 'o> {
     }
 
     fn check_anchor(&self, props: &Props<'a>, span: Span) -> Result<()> {
-        if self.opts.psych.is_some() {
+        if self.opts.dialect.psych.is_some() {
             // libyaml and Psych take a repeated anchor: the later one counts.
             return Ok(());
         }
@@ -459,24 +459,24 @@ impl<'a, 'o> Composer<'a, 'o> {
             }
         };
         self.expanded = self.expanded.saturating_add(count);
-        if self.expanded > self.opts.alias_budget {
+        if self.expanded > self.opts.limits.alias_budget {
             return Err(Error::new(
                 ErrorKind::Limit,
                 format!(
                     "alias expansion exceeds {} nodes (a \"billion laughs\" document?)",
-                    self.opts.alias_budget
+                    self.opts.limits.alias_budget
                 ),
             )
             .at(span)
             .hint("aliases here expand to more nodes than any real configuration needs"));
         }
         // The copy nests as deep as its anchor did, below wherever the alias stands.
-        if self.stack.len() + super::tree_depth(node) > self.opts.max_depth {
+        if self.stack.len() + super::tree_depth(node) > self.opts.limits.max_depth {
             return Err(Error::new(
                 ErrorKind::Limit,
                 format!(
                     "nesting deeper than {} levels (through aliases)",
-                    self.opts.max_depth
+                    self.opts.limits.max_depth
                 ),
             )
             .at(span)
@@ -498,10 +498,10 @@ impl<'a, 'o> Composer<'a, 'o> {
     }
 
     fn check_depth(&self, span: Span) -> Result<()> {
-        if self.stack.len() >= self.opts.max_depth {
+        if self.stack.len() >= self.opts.limits.max_depth {
             return Err(Error::new(
                 ErrorKind::Limit,
-                format!("nesting deeper than {} levels", self.opts.max_depth),
+                format!("nesting deeper than {} levels", self.opts.limits.max_depth),
             )
             .at(span)
             .hint("flatten the structure; no real configuration nests this deep"));
@@ -534,7 +534,7 @@ impl<'a, 'o> Composer<'a, 'o> {
             }) => match key.take() {
                 None => {
                     if *kind != MapKind::PairsItem
-                        && self.opts.psych.is_none()
+                        && self.opts.dialect.psych.is_none()
                         && !is_hashable(&node)
                         && self.deferred.is_none()
                     {
@@ -556,7 +556,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     *key_special = special;
                 }
                 Some(k) => {
-                    if *key_special == Special::Merge && self.opts.psych.is_some() {
+                    if *key_special == Special::Merge && self.opts.dialect.psych.is_some() {
                         // Merged where it stands, when the pairs are built.
                         *key_special = Special::None;
                         merge_at.push((self.pairs.len() - *from, self.aliasing));

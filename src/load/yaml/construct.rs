@@ -77,8 +77,8 @@ pub(super) fn scalar(
     };
     let kind = match tag.strip_prefix(PREFIX) {
         Some("str") => Kind::Str(text.into()),
-        Some("python/unicode") if opts.python_unicode => Kind::Str(text.into()),
-        Some("timestamp") if opts.timestamps_as_text => Kind::Str(text.into()),
+        Some("python/unicode") if opts.dialect.python_unicode => Kind::Str(text.into()),
+        Some("timestamp") if opts.dialect.timestamps_as_text => Kind::Str(text.into()),
         Some("null") => Kind::Null,
         Some("bool") => match text.to_lowercase().as_str() {
             "yes" | "true" | "on" => Kind::Bool(true),
@@ -110,14 +110,14 @@ pub(super) fn scalar(
 
 /// A plain scalar: the resolver's type, then the constructor's checks.
 fn implicit(text: &str, opts: &LoadOptions) -> Result<(Kind, Special), String> {
-    let version = opts.version;
+    let version = opts.dialect.version;
     match text {
         "<<" => return Ok((Kind::Null, Special::Merge)),
         "=" if version == YamlVersion::V1_1 => return Ok((Kind::Null, Special::Value)),
         _ => {}
     }
     let kind = match resolve_plain(text, version) {
-        Kind::Timestamp(t) if opts.timestamps_as_text => Kind::Str((&*t).into()),
+        Kind::Timestamp(t) if opts.dialect.timestamps_as_text => Kind::Str((&*t).into()),
         kind => kind,
     };
     if version == YamlVersion::V1_1 {

@@ -32,7 +32,7 @@ use whole::Whole;
 
 /// Loads every document of a YAML stream, as `safe_load_all` does (a document's constructor
 /// errors are raised before the next document is read). An empty stream gives no documents.
-/// A long stream is loaded on `opts.jobs` threads (`split.rs`), with the same result.
+/// A long stream is loaded on `opts.threads.jobs` threads (`split.rs`), with the same result.
 pub fn load_stream(
     text: &str,
     source: SourceId,
@@ -51,7 +51,7 @@ pub fn load_stream_text(
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
-    let min_piece = opts.parallel_min.saturating_mul(4);
+    let min_piece = opts.threads.min_bytes.saturating_mul(4);
     if text.as_str().len() >= min_piece.saturating_mul(2) {
         if let Some((owned, again)) = text.spend() {
             let whole = Whole::Spend(owned, &again);
@@ -62,19 +62,19 @@ pub fn load_stream_text(
 }
 
 /// Whether loading `text` (as a stream or as one document) is cut into pieces loaded on
-/// `opts.jobs` threads: such a text is best loaded alone, with every thread on it.
+/// `opts.threads.jobs` threads: such a text is best loaded alone, with every thread on it.
 ///
 /// Only when no piece holds more than half the text: a file whose bulk sits under one key
 /// (`items:` of a long list) gains nothing from its cuts, and is better parsed beside another.
 pub fn splits(text: &str, opts: &LoadOptions) -> bool {
-    let min_piece = opts.parallel_min.saturating_mul(4);
-    if opts.jobs <= 1 || text.len() < min_piece.saturating_mul(2) {
+    let min_piece = opts.threads.min_bytes.saturating_mul(4);
+    if opts.threads.jobs <= 1 || text.len() < min_piece.saturating_mul(2) {
         return false;
     }
     let styles = opts.styles.is_some();
-    let mut cuts = split::cuts(text, opts.jobs, min_piece, styles);
+    let mut cuts = split::cuts(text, opts.threads.jobs, min_piece, styles);
     if cuts.is_empty() {
-        cuts = split_map::cuts(text, opts.jobs, min_piece, styles);
+        cuts = split_map::cuts(text, opts.threads.jobs, min_piece, styles);
     }
     let ends = cuts.iter().copied().chain([text.len()]);
     let largest = ends
@@ -97,7 +97,7 @@ fn load_counted(
 ) -> Result<(Vec<Node>, usize)> {
     check_text(text, source)?;
     let mut parser = Parser::new(text);
-    parser.scanner.libyaml = opts.psych.is_some();
+    parser.scanner.libyaml = opts.dialect.psych.is_some();
     let mut composer = Composer::new(source, opts, warnings);
     start_recording(&mut parser, &mut composer, text, source);
     let mut docs = Vec::new();
@@ -131,7 +131,7 @@ fn start_recording<'a>(
         composer.record = Some(record::Recorder::new(
             text,
             source,
-            opts.version,
+            opts.dialect.version,
             opts.continues,
         ));
     }
@@ -147,7 +147,7 @@ fn stop_recording(parser: Parser<'_>, composer: Composer<'_, '_>) {
 /// Loads a stream that must hold at most one document, as `safe_load` does: a second
 /// document is an error (reported before any constructor error of the first). `Ok(None)`
 /// for an empty stream.
-/// A long document whose root is a block mapping is loaded on `opts.jobs` threads
+/// A long document whose root is a block mapping is loaded on `opts.threads.jobs` threads
 /// (`split_map.rs`), with the same result.
 pub fn load_single(
     text: &str,
@@ -167,7 +167,7 @@ fn load_single_pass(
 ) -> Result<Option<Node>> {
     check_text(text, source)?;
     let mut parser = Parser::new(text);
-    parser.scanner.libyaml = opts.psych.is_some();
+    parser.scanner.libyaml = opts.dialect.psych.is_some();
     let mut composer = Composer::new(source, opts, warnings);
     start_recording(&mut parser, &mut composer, text, source);
     let mut first = None;
@@ -192,7 +192,7 @@ fn load_single_pass(
         }
         if let Some(doc) = composer.event(ev)? {
             first = Some(doc);
-            if opts.psych.is_some() {
+            if opts.dialect.psych.is_some() {
                 // Psych's `safe_load` reads the first document and stops.
                 break;
             }

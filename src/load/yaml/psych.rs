@@ -302,7 +302,7 @@ impl Composer<'_, '_> {
         in_key: bool,
         span: Span,
     ) -> (Kind, Special) {
-        let Some(options) = self.opts().psych.as_ref() else {
+        let Some(options) = self.opts().dialect.psych.as_ref() else {
             return (Kind::Str(text.into()), Special::None);
         };
         match scalar(text, plain, tag, options.symbols) {
@@ -359,7 +359,7 @@ impl Composer<'_, '_> {
         span: Span,
     ) -> Node {
         let (map, lost) = self.revive_hash(from, merge_at);
-        if let (Some(key), Some(options)) = (lost, self.opts().psych.as_ref()) {
+        if let (Some(key), Some(options)) = (lost, self.opts().dialect.psych.as_ref()) {
             options.noted.note(span, Refusal::BooleanKey { key });
         }
         match kind {

@@ -16,7 +16,7 @@ use super::{load_counted, LoadOptions};
 use crate::error::{Result, Warning};
 use crate::value::{Node, SourceId};
 
-/// `load_stream`, on `opts.jobs` threads when the text is long enough to cut.
+/// `load_stream`, on `opts.threads.jobs` threads when the text is long enough to cut.
 pub(super) fn load_stream_split(
     whole: Whole<'_>,
     source: SourceId,
@@ -24,7 +24,7 @@ pub(super) fn load_stream_split(
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
     // The smallest piece worth a thread of its own.
-    let min_piece = opts.parallel_min.saturating_mul(4);
+    let min_piece = opts.threads.min_bytes.saturating_mul(4);
     load_in_pieces(whole, source, opts, warnings, min_piece)
 }
 
@@ -35,7 +35,7 @@ fn load_in_pieces(
     warnings: &mut Vec<Warning>,
     min_piece: usize,
 ) -> Result<Vec<Node>> {
-    let jobs = crate::par::jobs_here(opts.jobs);
+    let jobs = crate::par::jobs_here(opts.threads.jobs);
     let cuts = whole.cut_for(jobs).map_or_else(Vec::new, |for_jobs| {
         cuts(whole.text(), for_jobs, min_piece, opts.styles.is_some())
     });
@@ -43,7 +43,7 @@ fn load_in_pieces(
     // (pieces would only be loaded to be loaded again).
     let too_many = |text: &str| {
         let starts = memchr::memmem::find_iter(text.as_bytes(), b"\n---").count();
-        starts >= opts.max_documents
+        starts >= opts.limits.max_documents
     };
     if cuts.is_empty() || too_many(whole.text()) {
         // One document (no `---` line to cut at) may be cut at its top-level keys.
@@ -68,7 +68,7 @@ fn load_in_pieces(
         warned.extend(w);
         expanded = expanded.saturating_add(aliased);
     }
-    if expanded > opts.alias_budget || docs.len() > opts.max_documents {
+    if expanded > opts.limits.alias_budget || docs.len() > opts.limits.max_documents {
         drop(docs);
         return load_counted(&whole.whole(source)?, source, opts, warnings).map(|(docs, _)| docs);
     }
@@ -175,6 +175,7 @@ pub(super) fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::{Limits, Threads};
     use crate::value::{Reload, Span};
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
@@ -237,7 +238,10 @@ mod tests {
     fn a_split_load_gives_the_documents_and_spans_of_one_pass() {
         let text = stream(1_000);
         let opts = LoadOptions {
-            jobs: 4,
+            threads: Threads {
+                jobs: 4,
+                ..Threads::default()
+            },
             ..LoadOptions::default()
         };
         let (mut w1, mut w2) = (Vec::new(), Vec::new());
@@ -271,7 +275,10 @@ mod tests {
     #[test]
     fn a_broken_piece_reports_what_one_pass_reports() {
         let opts = LoadOptions {
-            jobs: 4,
+            threads: Threads {
+                jobs: 4,
+                ..Threads::default()
+            },
             ..LoadOptions::default()
         };
         let good = stream(1_000);
@@ -297,7 +304,10 @@ mod tests {
     /// returns how often it was read again.
     fn same_when_given_back(text: &str, jobs: usize) -> usize {
         let opts = LoadOptions {
-            jobs,
+            threads: Threads {
+                jobs,
+                ..Threads::default()
+            },
             styles: Some(crate::value::style::StyleSink::default()),
             ..LoadOptions::default()
         };
@@ -360,7 +370,10 @@ mod tests {
         let broken = format!("{}---\nkey: 'open\n{}", &good[..line], &good[line..]);
         let gone = Reload(Arc::new(|| None));
         let opts = LoadOptions {
-            jobs: 2,
+            threads: Threads {
+                jobs: 2,
+                ..Threads::default()
+            },
             ..LoadOptions::default()
         };
         let spent = Whole::Spend(broken, &gone);
@@ -375,14 +388,23 @@ mod tests {
         let doc = "---\nx: &a [1, 2, 3, 4, 5, 6, 7, 8]\ny: [*a, *a, *a, *a]\n";
         let text = doc.repeat(2_000);
         let opts = LoadOptions {
-            jobs: 4,
-            alias_budget: 200_000,
+            threads: Threads {
+                jobs: 4,
+                ..Threads::default()
+            },
+            limits: Limits {
+                alias_budget: 200_000,
+                ..Limits::default()
+            },
             ..LoadOptions::default()
         };
         let mut w = Vec::new();
         let (_, total) = load_counted(&text, 0, &opts, &mut w).expect("loads");
         let tight = LoadOptions {
-            alias_budget: total - 1,
+            limits: Limits {
+                alias_budget: total - 1,
+                ..opts.limits
+            },
             ..opts
         };
         same_as_one_pass(&text, &tight);

@@ -20,7 +20,7 @@ use crate::error::{Result, Warning};
 use crate::value::style::StyleSink;
 use crate::value::{Kind, Node, SourceId, Span};
 
-/// `load_single`, on `opts.jobs` threads when the text is long enough to cut.
+/// `load_single`, on `opts.threads.jobs` threads when the text is long enough to cut.
 pub(super) fn load_single_split(
     text: &str,
     source: SourceId,
@@ -28,7 +28,7 @@ pub(super) fn load_single_split(
     warnings: &mut Vec<Warning>,
 ) -> Result<Option<Node>> {
     // The smallest piece worth a thread of its own.
-    let min_piece = opts.parallel_min.saturating_mul(4);
+    let min_piece = opts.threads.min_bytes.saturating_mul(4);
     match load_in_pieces(&mut Whole::Here(text), source, opts, warnings, min_piece) {
         Some(root) => Ok(Some(root)),
         None => load_single_pass(text, source, opts, warnings),
@@ -44,7 +44,7 @@ pub(super) fn load_in_pieces(
     warnings: &mut Vec<Warning>,
     min_piece: usize,
 ) -> Option<Node> {
-    let jobs = crate::par::jobs_here(opts.jobs);
+    let jobs = crate::par::jobs_here(opts.threads.jobs);
     let len = whole.len();
     let cuts = match whole.cut_for(jobs) {
         Some(for_jobs) if len >= min_piece.saturating_mul(2) => {
@@ -201,6 +201,7 @@ pub(super) fn cuts(text: &str, jobs: usize, min_piece: usize, styles: bool) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::Threads;
 
     /// Small pieces, so short texts are cut (the tests run unoptimised).
     const PIECE: usize = 4 << 10;
@@ -217,7 +218,10 @@ mod tests {
 
     fn one_and_split(text: &str, styles: bool) -> (Option<Node>, Option<Node>, Vec<usize>) {
         let opts = LoadOptions {
-            jobs: 4,
+            threads: Threads {
+                jobs: 4,
+                ..Threads::default()
+            },
             styles: styles.then(StyleSink::default),
             ..LoadOptions::default()
         };
@@ -279,7 +283,10 @@ mod tests {
         // An indented root mapping: the single pass fails at the first key at column 0.
         let indented = format!("#c\n  k: v\n{}", doc(1_000));
         let opts = LoadOptions {
-            jobs: 4,
+            threads: Threads {
+                jobs: 4,
+                ..Threads::default()
+            },
             ..LoadOptions::default()
         };
         assert!(load_single_pass(&indented, 0, &opts, &mut Vec::new()).is_err());

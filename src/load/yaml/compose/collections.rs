@@ -18,7 +18,7 @@ impl<'a> Composer<'a, '_> {
     /// because an alias elsewhere must give its value.
     pub(super) fn merge_source(&self, props: &Props<'a>) -> bool {
         // Psych builds a merge key's value where it stands (`psych.rs`).
-        self.opts.psych.is_none()
+        self.opts.dialect.psych.is_none()
             && props.anchor.is_none()
             && match self.stack.last() {
                 Some(Frame::Map {

@@ -47,7 +47,7 @@ impl Writer<'_> {
     /// more than it saves.
     pub(super) fn splits<'n>(&self, items: impl Iterator<Item = &'n Node> + Clone) -> bool {
         let (jobs, min) = self.par;
-        // No threshold at all (`parallel_min` 0, as the tests set it): two items are enough.
+        // No threshold at all (`Threads::min_bytes` 0, as the tests set it): two items are enough.
         let fewest = match min {
             0 => 2,
             _ => jobs * WINDOW_PER_JOB * MIN_WINDOWS,
