@@ -14,12 +14,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Whether this run colours stderr (set once the command line is read).
 static ON: AtomicBool = AtomicBool::new(false);
 
-pub fn set(on: bool) {
+pub(super) fn set(on: bool) {
     ON.store(on, Ordering::Relaxed);
 }
 
 /// A rendered message as this run prints it on stderr.
-pub fn for_stderr(text: String) -> String {
+pub(super) fn for_stderr(text: String) -> String {
     if ON.load(Ordering::Relaxed) {
         paint(&text)
     } else {
@@ -28,7 +28,7 @@ pub fn for_stderr(text: String) -> String {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum When {
+pub(super) enum When {
     #[default]
     Auto,
     Always,
@@ -36,7 +36,7 @@ pub enum When {
 }
 
 /// Whether to colour: `when`, the environment (`var`) and whether stderr is a terminal.
-pub fn enabled(when: When, var: impl Fn(&str) -> Option<String>, terminal: bool) -> bool {
+pub(super) fn enabled(when: When, var: impl Fn(&str) -> Option<String>, terminal: bool) -> bool {
     let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
     match when {
         When::Always => true,
@@ -50,7 +50,7 @@ pub fn enabled(when: When, var: impl Fn(&str) -> Option<String>, terminal: bool)
 
 /// The `--color` value on a command line, read before the command line is parsed (so that
 /// clap's own usage errors follow it too); `None` when not given or not valid.
-pub fn from_args(args: &[String]) -> Option<When> {
+pub(super) fn from_args(args: &[String]) -> Option<When> {
     let mut value = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -74,7 +74,7 @@ const BLUE: &str = "\x1b[1;34m";
 const CYAN: &str = "\x1b[1;36m";
 
 /// `text` (rendered errors and warnings) with ANSI styles.
-pub fn paint(text: &str) -> String {
+pub(super) fn paint(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let mut level = RED;
     for line in text.split_inclusive('\n') {

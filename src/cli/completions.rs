@@ -20,7 +20,7 @@ fn render_commands() -> String {
 }
 
 /// The generated `script` for `shell` with the diff completions added.
-pub fn extend(shell: Shell, script: Vec<u8>) -> Vec<u8> {
+pub(super) fn extend(shell: Shell, script: Vec<u8>) -> Vec<u8> {
     let Ok(text) = String::from_utf8(script.clone()) else {
         return script;
     };

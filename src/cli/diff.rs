@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The exit code of `--exit-code` when the renders differ.
-pub const CHANGED: u8 = 3;
+pub(super) const CHANGED: u8 = 3;
 
 #[derive(Clone, Copy, Debug, Default, ValueEnum)]
 pub(super) enum DiffOutput {

@@ -12,7 +12,7 @@ use std::io::{self, Write};
 
 /// Writes the completion script for `shell`, with what clap_complete cannot express added
 /// (`completions.rs`: git revisions for `diff --base`, the render command after `diff --`).
-pub fn completions(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn completions(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
     let mut cmd = super::Cli::command();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut cmd, "strata", &mut script);
@@ -46,7 +46,7 @@ const ENVIRONMENT: &[(&str, &str)] = &[
 
 /// Writes strata(1): the top-level page, the commands, each subcommand's synopsis and
 /// options, exit status, environment and examples.
-pub fn man(out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn man(out: &mut dyn Write) -> io::Result<()> {
     let mut cmd = super::Cli::command();
     cmd.build();
     let page = clap_mangen::Man::new(cmd.clone());

@@ -11,11 +11,11 @@ use clap::CommandFactory;
 use std::io::Write;
 
 /// The widest example line: fits an 80-column terminal.
-pub const WIDTH: usize = 80;
+pub(super) const WIDTH: usize = 80;
 
 /// A subcommand's examples: its path (`"ardana read"`), the heading, the lines (a command, or
 /// a `# ` comment about the command after it).
-pub struct Examples {
+pub(super) struct Examples {
     pub path: &'static str,
     pub heading: &'static str,
     pub lines: &'static [&'static str],
@@ -23,7 +23,7 @@ pub struct Examples {
 
 const REPO: &str = "Examples (from the repository):";
 
-pub const EXAMPLES: &[Examples] = &[
+pub(super) const EXAMPLES: &[Examples] = &[
     Examples {
         path: "cloud-init",
         heading: REPO,
@@ -115,13 +115,13 @@ pub const EXAMPLES: &[Examples] = &[
 ];
 
 /// The examples of the subcommand at `path`, if it has any.
-pub fn of(path: &str) -> Option<&'static Examples> {
+pub(super) fn of(path: &str) -> Option<&'static Examples> {
     EXAMPLES.iter().find(|e| e.path == path)
 }
 
 /// The examples as `--help` prints them: the heading, then each line laid out (indented two
 /// columns, continuations six).
-pub fn text(examples: &Examples) -> String {
+pub(super) fn text(examples: &Examples) -> String {
     let mut out = format!("{}\n", examples.heading);
     for line in examples.lines {
         for l in layout(line, WIDTH) {
@@ -135,7 +135,7 @@ pub fn text(examples: &Examples) -> String {
 /// One example in lines of at most `width` columns (a single word wider than that stays
 /// whole): words are cut only at spaces outside quotes, never between an option and its
 /// value, and every line but the last ends with ` \`. A `# ` comment is cut at spaces into `# ` lines.
-pub fn layout(example: &str, width: usize) -> Vec<String> {
+pub(super) fn layout(example: &str, width: usize) -> Vec<String> {
     let comment = example.starts_with("# ");
     let words = if comment {
         example[2..].split(' ').map(str::to_string).collect()
@@ -214,7 +214,7 @@ fn shell_words(line: &str) -> Vec<String> {
 
 /// The subcommand a `--help` command line asks about (`strata ardana read --help`,
 /// `strata help merge`): the subcommand names in its words, in order.
-pub fn path_of(args: &[String]) -> String {
+pub(super) fn path_of(args: &[String]) -> String {
     let mut cmd = super::Cli::command();
     let mut path: Vec<&str> = Vec::new();
     for a in args.iter().skip(1) {
@@ -236,7 +236,7 @@ pub fn path_of(args: &[String]) -> String {
 }
 
 /// After clap's `--help` on stdout: the examples of the subcommand asked about.
-pub fn print_for(args: &[String]) {
+pub(super) fn print_for(args: &[String]) {
     if let Some(examples) = of(&path_of(args)) {
         let mut stdout = std::io::stdout().lock();
         let _ = write!(stdout, "\n{}", text(examples));

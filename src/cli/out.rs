@@ -214,11 +214,11 @@ pub(super) struct Staged {
 
 impl Staged {
     /// Renames the new text into place (the temporary file removed if that fails).
-    pub fn commit(self) -> std::io::Result<()> {
+    pub(super) fn commit(self) -> std::io::Result<()> {
         std::fs::rename(&self.tmp, &self.path).inspect_err(|_| self.discard())
     }
 
-    pub fn discard(&self) {
+    pub(super) fn discard(&self) {
         let _ = std::fs::remove_file(&self.tmp);
     }
 }

@@ -13,11 +13,11 @@ use crate::value::{Key, Kind, Map, Node, Span};
 use rustc_hash::FxHashMap;
 
 /// The key fields a list entry can be identified by, in the service's order.
-pub const KEY_FIELDS: [&str; 4] = ["name", "id", "region-name", "node_name"];
+pub(super) const KEY_FIELDS: [&str; 4] = ["name", "id", "region-name", "node_name"];
 
 /// One item of a file's `fileSectionMap` list.
 #[derive(Clone, Debug)]
-pub enum Placed {
+pub(super) enum Placed {
     /// A dictionary or scalar section, by name.
     Section(String),
     /// A non-empty list: its key field and the key of each entry the file holds.
@@ -32,7 +32,7 @@ pub enum Placed {
 
 /// The combined model and its index, as the walk builds them.
 #[derive(Default)]
-pub struct Model {
+pub(super) struct Model {
     pub input: Map,
     pub files: Vec<String>,
     pub sections: Vec<(String, Vec<String>)>,
@@ -72,7 +72,7 @@ impl Model {
     }
 
     /// Adds the sections of one file (its document is a mapping).
-    pub fn add(&mut self, file: &str, doc: Map) {
+    pub(super) fn add(&mut self, file: &str, doc: Map) {
         for (k, value) in doc.into_iter() {
             let section = key_text(&k.0);
             self.section_files(&section).push(file.to_string());
@@ -280,7 +280,7 @@ impl Model {
 
     /// After the walk: one pass-through file collapses to the plain string, and
     /// `sections["pass-through"]` always exists.
-    pub fn finish(&mut self) {
+    pub(super) fn finish(&mut self) {
         let pt_files = self.section_files("pass-through").clone();
         if let [only] = pt_files.as_slice() {
             if let Some((_, list)) = self.file_section_map.iter_mut().find(|(f, _)| f == only) {
@@ -296,7 +296,7 @@ impl Model {
 }
 
 /// The key field of a list: the first of `KEY_FIELDS` present in its first entry.
-pub fn key_field(first: &Node) -> Option<&'static str> {
+pub(super) fn key_field(first: &Node) -> Option<&'static str> {
     let map = first.as_map()?;
     KEY_FIELDS
         .into_iter()

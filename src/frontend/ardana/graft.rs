@@ -14,7 +14,7 @@ use crate::value::{Key, Kind, Map, Node};
 use std::collections::HashMap;
 
 /// `new`, with every part that `old` holds taken from `old`.
-pub fn graft(new: &Node, old: &Node) -> Node {
+pub(super) fn graft(new: &Node, old: &Node) -> Node {
     if new == old {
         return old.clone();
     }

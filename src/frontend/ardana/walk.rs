@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// One file the walk found, with its path relative to the model directory (`/` separators).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Entry {
+pub(super) enum Entry {
     Yaml {
         rel: String,
         path: PathBuf,
@@ -30,7 +30,7 @@ pub enum Entry {
 const MAX_DEPTH: usize = 64;
 
 /// Every model file and README under `root`, in the service's order.
-pub fn walk(files: &mut dyn Files, root: &Path) -> Vec<Entry> {
+pub(super) fn walk(files: &mut dyn Files, root: &Path) -> Vec<Entry> {
     let mut out = Vec::new();
     walk_dir(files, root, "", 0, &mut out);
     out

@@ -11,7 +11,7 @@ use crate::value::{Node, SourceMap, Span};
 
 /// `--check-schemas` over the rendered documents.
 /// `schema_docs`: the set's DataSchema documents as written.
-pub fn check(rendered: &[Node], schema_docs: &[Node], sources: &SourceMap) -> Result<()> {
+pub(super) fn check(rendered: &[Node], schema_docs: &[Node], sources: &SourceMap) -> Result<()> {
     let schemas = DataSchemas::from_nodes(schema_docs);
     let mut found: Vec<(String, Span)> = Vec::new();
     for doc in rendered {

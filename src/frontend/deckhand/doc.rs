@@ -45,15 +45,15 @@ struct Flags {
     selector: Option<bool>,
 }
 
-pub use crate::value::py::py_truthy as truthy;
+pub(super) use crate::value::py::py_truthy as truthy;
 
 /// `d.get(key)` on a mapping.
-pub fn get<'a>(map: Option<&'a Map>, key: &str) -> Option<&'a Node> {
+pub(super) fn get<'a>(map: Option<&'a Map>, key: &str) -> Option<&'a Node> {
     map.and_then(|m| m.get_str(key))
 }
 
 /// A value as text for messages: a string as it is, anything else as Python prints it.
-pub fn text(node: &Node) -> String {
+pub(super) fn text(node: &Node) -> String {
     crate::value::py::py_str(node)
 }
 
@@ -280,7 +280,7 @@ fn mapping_or_empty<'a>(n: Option<&'a Node>, doc: &Node, what: &str) -> Result<O
 /// Python cannot sort (a string and a number, `null` beside another key) or JSON cannot write
 /// (dates). Deckhand hashes every document a parent's labels point to. Returns the offending
 /// mapping's position and why.
-pub fn json_hashable(node: &Node) -> std::result::Result<(), (Span, String)> {
+pub(super) fn json_hashable(node: &Node) -> std::result::Result<(), (Span, String)> {
     let mut todo = vec![node];
     while let Some(n) = todo.pop() {
         match &n.kind {

@@ -122,7 +122,7 @@ fn read_action<'a>(node: &'a Node, doc: &Doc) -> Result<Action<'a>> {
 
 /// Applies `doc`'s actions to `parent` (a copy of its parent's rendered data; null when it
 /// has none), reading `child` (the document's own data).
-pub fn apply(
+pub(super) fn apply(
     doc: &Doc,
     actions: &Node,
     child: &Node,
@@ -391,7 +391,7 @@ fn merge_stack(a: &Action<'_>) -> Stack {
 }
 
 /// `jsonpath_replace` without a pattern: creates the path if nothing matches, then writes.
-pub fn write_at(
+pub(super) fn write_at(
     p: &DPath,
     data: &mut Node,
     value: Node,

@@ -14,7 +14,7 @@ use crate::value::{Node, SourceMap, Span};
 use rustc_hash::FxHashMap;
 
 /// Every non-empty document of every input, in order.
-pub fn documents(
+pub(super) fn documents(
     inputs: Vec<Input>,
     sources: &mut SourceMap,
     settings: &Settings,
@@ -78,7 +78,7 @@ pub fn documents(
 /// the first LayeringPolicy, each document's identity (`Doc`), and which documents Deckhand
 /// could not hash (`doc::json_hashable`, by index: parent selection fails on one only when a
 /// parent's labels point at it).
-pub struct Set {
+pub(super) struct Set {
     pub docs: Vec<Doc>,
     pub policy_at: usize,
     pub unhashable: FxHashMap<usize, (Span, String)>,
@@ -98,7 +98,7 @@ struct Group {
 /// speed depends on the threads); the errors are those of a reading in order: the first
 /// document that is not a mapping with a string `schema`, then a missing LayeringPolicy, then
 /// the first document whose metadata Deckhand cannot read.
-pub fn read_set(nodes: Vec<Node>, par: (usize, usize)) -> Result<Set> {
+pub(super) fn read_set(nodes: Vec<Node>, par: (usize, usize)) -> Result<Set> {
     let first = nodes.first().map_or(Span::NONE, |n| n.span);
     let count = nodes.len();
     let per = (count / (par.0.max(1) * 8)).max(64);

@@ -12,13 +12,15 @@
 //! and its rendered `data`. `--check-schemas` then validates each against the DataSchemas
 //! of the set (`schemas`).
 
+#![warn(unreachable_pub)]
+
 mod check;
 mod dest;
 mod doc;
 mod layer;
 mod load;
 mod order;
-pub mod pyre;
+pub(crate) mod pyre;
 mod redact;
 mod schemas;
 mod select;

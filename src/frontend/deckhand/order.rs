@@ -14,7 +14,7 @@ use crate::value::{Key, Node};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The rendering plan.
-pub struct Plan {
+pub(super) struct Plan {
     /// Documents in processing order (first documents of each meta).
     pub sorted: Vec<usize>,
     /// Replaced document → its replacement.
@@ -37,7 +37,7 @@ fn replacement_error(doc: &Doc, reason: &str) -> Error {
 }
 
 /// The replacement checks, in Deckhand's order, and the substitution sources.
-pub fn plan(site: &Site<'_>) -> Result<Plan> {
+pub(super) fn plan(site: &Site<'_>) -> Result<Plan> {
     let docs = site.docs;
     let mut replaced_by: FxHashMap<usize, usize> = FxHashMap::default();
     let mut seen: FxHashSet<(Key, Key)> = FxHashSet::default();
@@ -138,7 +138,7 @@ fn raw_name(doc: &Doc) -> Result<Node> {
 }
 
 /// `(src.schema, src.name)` of a substitution entry.
-pub fn source_key(sub: &Node, doc: &Doc) -> Result<SchemaName> {
+pub(super) fn source_key(sub: &Node, doc: &Doc) -> Result<SchemaName> {
     let src = sub.get("src").filter(|s| s.as_map().is_some());
     let field = |k: &str| src.and_then(|s| s.get(k)).cloned();
     match (field("schema"), field("name")) {

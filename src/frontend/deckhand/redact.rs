@@ -37,7 +37,7 @@ fn json_dumps(node: &Node) -> String {
 }
 
 /// Deckhand's redaction of a value.
-pub fn redact(node: &Node) -> String {
+pub(super) fn redact(node: &Node) -> String {
     hex(&sha256(json_dumps(node).as_bytes()))
 }
 
@@ -57,7 +57,7 @@ const K: [u32; 64] = [
 ];
 
 /// SHA-256 of a byte string.
-pub fn sha256(data: &[u8]) -> [u8; 32] {
+pub(super) fn sha256(data: &[u8]) -> [u8; 32] {
     let mut h: [u32; 8] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
         0x5be0cd19,

@@ -10,12 +10,12 @@ use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 /// The DataSchemas of a document set, by the document schema they describe.
-pub struct DataSchemas {
+pub(super) struct DataSchemas {
     by_kind: FxHashMap<String, Node>,
 }
 
 /// A value as JSON data for the validator: timestamps as their text, keys as text.
-pub fn to_json(n: &Node) -> Value {
+pub(super) fn to_json(n: &Node) -> Value {
     match &n.kind {
         Kind::Null => Value::Null,
         Kind::Bool(b) => Value::Bool(*b),
@@ -66,7 +66,7 @@ static NAME_RE: std::sync::LazyLock<Option<regex::Regex>> =
     std::sync::LazyLock::new(|| regex::Regex::new(r"^[a-zA-Z]+/[a-zA-Z]+/v\d+$").ok());
 
 impl DataSchemas {
-    pub fn from_nodes(nodes: &[Node]) -> DataSchemas {
+    pub(super) fn from_nodes(nodes: &[Node]) -> DataSchemas {
         let mut by_kind = FxHashMap::default();
         for d in nodes {
             let is_schema = is_data_schema(d);
@@ -95,7 +95,7 @@ impl DataSchemas {
 
     /// Violations of `data` against the DataSchema for `schema`: message (with the JSON
     /// Pointer) and the offending value's position.
-    pub fn violations(&self, schema: &str, data: &Node) -> Vec<(String, Span)> {
+    pub(super) fn violations(&self, schema: &str, data: &Node) -> Vec<(String, Span)> {
         self.violations_at(schema, data)
             .into_iter()
             .map(|(m, at, _)| (m, at))
@@ -103,7 +103,7 @@ impl DataSchemas {
     }
 
     /// Violations with the offending value's position and the rule's.
-    pub fn violations_at(&self, schema: &str, data: &Node) -> Vec<(String, Span, Span)> {
+    pub(super) fn violations_at(&self, schema: &str, data: &Node) -> Vec<(String, Span, Span)> {
         let Some(rules) = self.schema_for(schema) else {
             return Vec::new();
         };
@@ -148,7 +148,7 @@ impl DataSchemas {
 }
 
 /// Whether a document is a `deckhand/DataSchema`.
-pub fn is_data_schema(doc: &Node) -> bool {
+pub(super) fn is_data_schema(doc: &Node) -> bool {
     doc.get("schema")
         .and_then(Node::as_str)
         .is_some_and(|s| s.starts_with("deckhand/DataSchema"))

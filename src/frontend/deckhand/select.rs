@@ -12,7 +12,7 @@ use crate::value::{Key, Node, Span};
 use rustc_hash::FxHashMap;
 
 /// The documents with their indexes and chosen parents.
-pub struct Site<'d> {
+pub(super) struct Site<'d> {
     pub docs: &'d [Doc],
     /// The first document of each `(schema, layer, name)`, in input order.
     pub index: Vec<usize>,
@@ -24,7 +24,7 @@ pub struct Site<'d> {
 }
 
 /// `data.layerOrder` of the LayeringPolicy.
-pub fn layer_order(policy: &Doc, data: Option<&Node>) -> Result<Vec<Node>> {
+pub(super) fn layer_order(policy: &Doc, data: Option<&Node>) -> Result<Vec<Node>> {
     let data = data.filter(|d| !d.is_null());
     let Some(map) = data.and_then(Node::as_map) else {
         return Err(fail(
@@ -61,7 +61,7 @@ fn position(order: &[Node], layer: &Node) -> Option<usize> {
 
 impl<'d> Site<'d> {
     /// Indexes the documents, checks their layers and selects parents.
-    pub fn build(
+    pub(super) fn build(
         docs: &'d [Doc],
         data: &[Option<Node>],
         layer_order: &[Node],
@@ -152,7 +152,7 @@ impl<'d> Site<'d> {
     }
 
     /// The first document of a document's meta.
-    pub fn first(&self, i: usize) -> usize {
+    pub(super) fn first(&self, i: usize) -> usize {
         self.docs
             .get(i)
             .and_then(|d| self.by_meta.get(&d.meta))
@@ -351,7 +351,7 @@ impl<'d> Site<'d> {
 }
 
 /// Where a document's parentSelector is written (else the document).
-pub fn selector_span(doc: &Doc) -> crate::value::Span {
+pub(super) fn selector_span(doc: &Doc) -> crate::value::Span {
     super::doc::get(doc.metadata(), "layeringDefinition")
         .and_then(|ld| ld.get("parentSelector"))
         .map_or(doc.span(), |n| n.span)

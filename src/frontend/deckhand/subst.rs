@@ -31,7 +31,7 @@ struct Source<'a> {
 }
 
 /// Applies `docs[d]`'s substitutions to its current data.
-pub fn substitute_all(
+pub(super) fn substitute_all(
     d: usize,
     docs: &[Doc],
     plan: &Plan,

@@ -461,7 +461,7 @@ impl Check<'_> {
 
 /// A document of a built-in kind (LayeringPolicy, ValidationPolicy, the secret kinds)
 /// against Deckhand's own rules for its data; `None` for any other kind.
-pub fn builtin_violations(kind: &str, data: &Node) -> Option<Vec<(String, Span)>> {
+pub(super) fn builtin_violations(kind: &str, data: &Node) -> Option<Vec<(String, Span)>> {
     let mut c = Check {
         found: Vec::new(),
         doc: data,
@@ -471,7 +471,7 @@ pub fn builtin_violations(kind: &str, data: &Node) -> Option<Vec<(String, Span)>
 }
 
 /// Runs the pre-validation over the loaded documents.
-pub fn pre_validate(nodes: &[Node]) -> Result<()> {
+pub(super) fn pre_validate(nodes: &[Node]) -> Result<()> {
     let mut all: Vec<(String, Found)> = Vec::new();
     let mut seen: FxHashSet<Meta> = FxHashSet::default();
     let data_schemas = schemas::DataSchemas::from_nodes(nodes);

@@ -10,7 +10,7 @@ use crate::strategy::Origin;
 use crate::value::{Key, Kind, List, Map, Node, Path, SourceId, SourceMap, Span};
 
 /// Builds the starting `parameters` mapping from the `-P` pairs.
-pub fn parameters(pairs: Vec<(String, String)>, sources: &mut SourceMap) -> Result<Node> {
+pub(super) fn parameters(pairs: Vec<(String, String)>, sources: &mut SourceMap) -> Result<Node> {
     if pairs.is_empty() {
         return Ok(Node::empty_map(Span::NONE));
     }
@@ -93,7 +93,7 @@ fn whole_span(id: SourceId, sources: &SourceMap) -> Span {
 }
 
 /// Records the `-P` values as added (before any file).
-pub fn trace(trace: &mut Option<Trace>, params: &Node) {
+pub(super) fn trace(trace: &mut Option<Trace>, params: &Node) {
     let rule = RuleRef {
         text: "-P".into(),
         origin: Origin::Default(

@@ -19,7 +19,7 @@ pub struct Site {
 }
 
 /// The error for a merge Heat would crash on.
-pub fn crash(e: MergeError, site: &Site, sources: &SourceMap) -> Error {
+pub(super) fn crash(e: MergeError, site: &Site, sources: &SourceMap) -> Error {
     let Some(fault) = e.python else {
         return Error::new(ErrorKind::Merge, e.message)
             .at(e.span)
@@ -72,7 +72,7 @@ pub fn crash(e: MergeError, site: &Site, sources: &SourceMap) -> Error {
 }
 
 /// At most 60 characters of a string, for messages.
-pub fn short(s: &str) -> String {
+pub(super) fn short(s: &str) -> String {
     if s.chars().count() > 60 {
         format!("{}…", s.chars().take(60).collect::<String>())
     } else {

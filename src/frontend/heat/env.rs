@@ -52,9 +52,9 @@ impl Section {
     }
 }
 
-pub const STRATEGIES: &str = "parameter_merge_strategies";
+pub(super) const STRATEGIES: &str = "parameter_merge_strategies";
 /// The 2016 blueprint's proposed section, which Heat never shipped.
-pub const SEED: &str = "merge_strategy";
+pub(super) const SEED: &str = "merge_strategy";
 
 /// A checked environment file.
 #[derive(Debug)]
@@ -70,7 +70,7 @@ pub struct EnvFile {
 }
 
 /// Reads, loads and checks one environment file.
-pub fn load(
+pub(super) fn load(
     input: Input,
     sources: &mut SourceMap,
     settings: &Settings,
@@ -229,10 +229,10 @@ fn check_section(
     )))
 }
 
-pub use crate::value::py::py_truthy as truthy;
+pub(super) use crate::value::py::py_truthy as truthy;
 
 /// Python's type name, as Heat's crash messages show it (Heat reads timestamps as strings).
-pub fn pytype(n: &Node) -> &'static str {
+pub(super) fn pytype(n: &Node) -> &'static str {
     match n.kind {
         Kind::Null => "NoneType",
         Kind::Bool(_) => "bool",
@@ -248,7 +248,7 @@ pub fn pytype(n: &Node) -> &'static str {
 }
 
 /// A value's kind in words.
-pub fn describe(n: &Node) -> &'static str {
+pub(super) fn describe(n: &Node) -> &'static str {
     match n.kind {
         Kind::Null => "null",
         Kind::Bool(_) => "a boolean",

@@ -11,7 +11,12 @@ use crate::value::{Key, Kind, List, Map, Node};
 
 /// Parses a Json parameter given as a string. The JSON text becomes a source of its own, so
 /// the parsed values keep positions (shown as `file (JSON of 'name'):line:col`).
-pub fn parse_string(text: &str, value: &Node, site: &Site, heat: &mut Heat<'_>) -> Result<Node> {
+pub(super) fn parse_string(
+    text: &str,
+    value: &Node,
+    site: &Site,
+    heat: &mut Heat<'_>,
+) -> Result<Node> {
     let name = format!("{} (JSON of '{}')", site.file, site.param);
     let id = heat.sources.add(name, text.to_string());
     match json::load(heat.sources.text(id), id, &heat.settings.load) {
@@ -42,7 +47,7 @@ pub fn parse_string(text: &str, value: &Node, site: &Site, heat: &mut Heat<'_>) 
 }
 
 /// `json.loads(json.dumps(value))`: the same value with every mapping key a string.
-pub fn round_trip(value: Node) -> Node {
+pub(super) fn round_trip(value: Node) -> Node {
     let span = value.span;
     match value.kind {
         Kind::List(items) => Node::list(items.into_iter().map(round_trip).collect::<List>(), span),

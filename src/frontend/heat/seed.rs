@@ -41,7 +41,7 @@ fn type_key(key: &Key) -> Option<PType> {
 
 /// Adds the translated entries of `file`'s `merge_strategy` to `strategies` (explicit
 /// `parameter_merge_strategies` entries win), and warns once for the file.
-pub fn apply(
+pub(super) fn apply(
     file: &EnvFile,
     schema: &Schema,
     strategies: &mut FileStrategies,

@@ -184,7 +184,7 @@ impl Heat<'_> {
 
 /// Records `Added` for every entry of a mapping taken whole (one level) at `path`, each with
 /// the rule `rule_of` gives it.
-pub fn added_entries(
+pub(super) fn added_entries(
     trace: &mut Option<crate::merge::Trace>,
     path: &Path,
     node: &Node,

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// A Datum tree as a list of layers (one per precedence entry).
-pub struct Tree<'a, 'r> {
+pub(crate) struct Tree<'a, 'r> {
     read: &'a mut ReadFile<'r>,
     sources: &'a mut SourceMap,
     settings: &'a Settings,
@@ -110,7 +110,7 @@ impl Tree<'_, '_> {
 }
 
 /// Reads Datum.yml and the node file; returns the tree, its rules and the node document.
-pub fn prepare<'a, 'r>(
+pub(crate) fn prepare<'a, 'r>(
     datum: Input,
     node: Input,
     root: PathBuf,

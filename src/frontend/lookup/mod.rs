@@ -3,10 +3,12 @@
 //! the dispatch; `layers` and `datum` load the hierarchy, `rules` compiles lookup_options,
 //! `resolve` runs the lookup (or the whole-document RSOP) on the shared merge engine.
 
-pub mod datum;
+#![warn(unreachable_pub)]
+
+pub(crate) mod datum;
 pub mod layers;
-pub mod names;
-pub mod plain;
+pub(crate) mod names;
+pub(crate) mod plain;
 pub mod resolve;
 pub mod rules;
 

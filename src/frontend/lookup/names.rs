@@ -12,7 +12,7 @@ use crate::strategy::ranked::{
 use crate::strategy::{Merger, MergerSpec, Origin};
 
 /// The rule recorded where the more specific of two scalars is kept.
-pub fn scalar_rule() -> Merger {
+pub(crate) fn scalar_rule() -> Merger {
     Merger {
         spec: MergerSpec::Ranked(RuleId(0)),
         text: "MostSpecific (base types are never merged)".into(),
@@ -31,7 +31,7 @@ fn shape_name(s: Shape) -> &'static str {
 }
 
 /// A notice of the ranked merge, in Datum's terms.
-pub fn notice_warning(n: Notice) -> Warning {
+pub(crate) fn notice_warning(n: Notice) -> Warning {
     let kind = match &n.what {
         NoticeKind::ShapeMismatch { .. } | NoticeKind::KindChanged { .. } => WarnKind::KindChange,
         NoticeKind::JoinedWithoutSeparator { .. } => WarnKind::StringJoin,
@@ -160,7 +160,7 @@ impl Preset {
 
 /// How a behaviour name was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NameMatch {
+pub(crate) enum NameMatch {
     /// A documented name or alias.
     Exact,
     /// Datum matched only the start of the name (`Uniquely` is Unique).
@@ -178,7 +178,7 @@ fn starts_ci(text: &str, prefix: &str) -> bool {
 
 /// Reads `merge_hash` (Datum: `^MostSpecific$|^First` keeps, `deep` recurses, anything else —
 /// including a typo — merges top keys).
-pub fn parse_hash_mode(text: &str) -> (MapMode, NameMatch) {
+pub(crate) fn parse_hash_mode(text: &str) -> (MapMode, NameMatch) {
     let t = text.trim();
     let exact = |m| (m, NameMatch::Exact);
     for (name, mode) in [
@@ -204,7 +204,7 @@ pub fn parse_hash_mode(text: &str) -> (MapMode, NameMatch) {
 
 /// Reads `merge_basetype_array` (Datum: `^MostSpecific$|^First`, `^Unique`, `^Sum|^Add`;
 /// anything else keeps the most specific array).
-pub fn parse_array_mode(text: &str) -> (ListMode, NameMatch) {
+pub(crate) fn parse_array_mode(text: &str) -> (ListMode, NameMatch) {
     let t = text.trim();
     for (name, mode) in [
         ("MostSpecific", ListMode::KeepFirst),
@@ -232,7 +232,7 @@ pub fn parse_array_mode(text: &str) -> (ListMode, NameMatch) {
 
 /// Reads `merge_hash_array` (Datum: `^MostSpecific|^First`, `^UniqueKeyValTuples`,
 /// `^DeepTuple|^DeepItemMergeByTuples`, `^Sum`; anything else keeps the most specific array).
-pub fn parse_hash_array_mode(text: &str) -> (MapListMode, NameMatch) {
+pub(crate) fn parse_hash_array_mode(text: &str) -> (MapListMode, NameMatch) {
     let t = text.trim();
     let table = [
         ("MostSpecific", MapListMode::KeepFirst),
@@ -256,12 +256,18 @@ pub fn parse_hash_array_mode(text: &str) -> (MapListMode, NameMatch) {
 }
 
 /// The names each behaviour documents, for hints.
-pub const HASH_NAMES: &str = "MostSpecific, hash, deep";
-pub const ARRAY_NAMES: &str = "MostSpecific, Unique, Sum";
-pub const HASH_ARRAY_NAMES: &str = "MostSpecific, Sum, UniqueKeyValTuples, DeepTuple";
+pub(crate) const HASH_NAMES: &str = "MostSpecific, hash, deep";
+pub(crate) const ARRAY_NAMES: &str = "MostSpecific, Unique, Sum";
+pub(crate) const HASH_ARRAY_NAMES: &str = "MostSpecific, Sum, UniqueKeyValTuples, DeepTuple";
 
 /// A trace entry for one behaviour: `merge_hash: deep (exact rule 'X')`.
-pub fn field_rule(id: RuleId, field: &str, value: &str, label: &str, origin: Origin) -> Merger {
+pub(crate) fn field_rule(
+    id: RuleId,
+    field: &str,
+    value: &str,
+    label: &str,
+    origin: Origin,
+) -> Merger {
     Merger {
         spec: MergerSpec::Ranked(id),
         text: format!("{field}: {value} ({label})").into(),

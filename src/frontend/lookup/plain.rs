@@ -42,7 +42,7 @@ impl LayerSource for Owned {
     }
 }
 
-pub fn merge_with_rules(
+pub(crate) fn merge_with_rules(
     inputs: Vec<Input>,
     rules_file: Input,
     sources: &mut SourceMap,

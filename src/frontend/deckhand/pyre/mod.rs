@@ -15,7 +15,7 @@ use translate::{is_identifier, octal, translate};
 
 /// A compiled Python pattern.
 #[derive(Debug)]
-pub struct PyRegex {
+pub(crate) struct PyRegex {
     re: Regex,
     /// Some `$` outside multi-line mode: Python's also matches before a final line break.
     dollar: bool,
@@ -29,7 +29,7 @@ const CACHE: usize = 512;
 /// Translates and compiles a Python pattern, or returns it from the thread's cache: a site
 /// repeats the same few patterns over thousands of substitutions (compiling was 2 % of a
 /// 10 000-document render).
-pub fn compile(pattern: &str) -> Result<std::rc::Rc<PyRegex>, String> {
+pub(crate) fn compile(pattern: &str) -> Result<std::rc::Rc<PyRegex>, String> {
     thread_local! {
         static SEEN: std::cell::RefCell<rustc_hash::FxHashMap<String, std::rc::Rc<PyRegex>>> =
             std::cell::RefCell::default();
@@ -79,13 +79,17 @@ impl PyRegex {
     }
 
     /// `re.search(pattern, s)`.
-    pub fn search<'h>(&self, s: &'h str) -> Result<Option<Captures<'h>>, String> {
+    pub(crate) fn search<'h>(&self, s: &'h str) -> Result<Option<Captures<'h>>, String> {
         self.check_dollar(s)?;
         Ok(self.re.captures(s))
     }
 
     /// A group of a match by Python's `match.group(g)`: an index or a name.
-    pub fn group<'h>(&self, caps: &Captures<'h>, g: &GroupRef) -> Result<Option<&'h str>, String> {
+    pub(crate) fn group<'h>(
+        &self,
+        caps: &Captures<'h>,
+        g: &GroupRef,
+    ) -> Result<Option<&'h str>, String> {
         let index = match g {
             GroupRef::Index(i) => usize::try_from(*i)
                 .ok()
@@ -97,7 +101,7 @@ impl PyRegex {
     }
 
     /// `re.sub(pattern, template, s)` with Python 3.7+ semantics.
-    pub fn sub(&self, template: &str, s: &str) -> Result<String, String> {
+    pub(crate) fn sub(&self, template: &str, s: &str) -> Result<String, String> {
         let pieces = self.template(template)?;
         self.check_dollar(s)?;
         let mut out = String::with_capacity(s.len());
@@ -233,7 +237,7 @@ impl PyRegex {
 
 /// A `match_group`: Python's `match.group()` takes an index or a group name.
 #[derive(Clone, Debug, PartialEq)]
-pub enum GroupRef {
+pub(crate) enum GroupRef {
     Index(i64),
     Name(String),
 }
