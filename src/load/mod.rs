@@ -120,6 +120,14 @@ pub struct Threads {
     pub min_bytes: usize,
 }
 
+impl Threads {
+    /// Whether work may go to other threads (`--jobs` above 1): a front-end reads ahead only
+    /// then.
+    pub fn parallel(&self) -> bool {
+        self.jobs > 1
+    }
+}
+
 impl Default for Threads {
     fn default() -> Self {
         Threads {

@@ -165,7 +165,7 @@ impl Preloaded {
         sources: &SourceMap,
         settings: &Settings,
     ) -> Option<Loaded> {
-        if settings.load.threads.jobs <= 1 {
+        if !settings.load.threads.parallel() {
             return None;
         }
         if index >= self.start + self.batch.len() {

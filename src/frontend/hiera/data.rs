@@ -209,7 +209,7 @@ impl Hiera<'_> {
     /// file, so what is reported, and in which order, is what the sequential search reports;
     /// a file the search never reaches reports nothing.
     pub(super) fn prefetch(&mut self, levels: &[Vec<super::locate::Location>]) {
-        if self.settings.load.threads.jobs <= 1 {
+        if !self.settings.load.threads.parallel() {
             return;
         }
         let mut formats = FxHashMap::default();

@@ -68,7 +68,7 @@ pub fn load_stream_text(
 /// (`items:` of a long list) gains nothing from its cuts, and is better parsed beside another.
 pub fn splits(text: &str, opts: &LoadOptions) -> bool {
     let min_piece = opts.threads.min_bytes.saturating_mul(4);
-    if opts.threads.jobs <= 1 || text.len() < min_piece.saturating_mul(2) {
+    if !opts.threads.parallel() || text.len() < min_piece.saturating_mul(2) {
         return false;
     }
     let styles = opts.styles.is_some();
