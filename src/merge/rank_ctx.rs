@@ -65,3 +65,13 @@ impl<'r> RankCtx<'r> {
         eng.notice(span, what(rule_path));
     }
 }
+
+/// What the children of a ranked map merge inherit (the one child policy of the ranked family):
+/// the strategy in force, the rule the trace names, and whether nested maps recurse (`Deep`)
+/// or stay whole (`TopKeys`). A child with a path rule of its own takes that instead.
+#[derive(Clone, Copy)]
+pub(super) struct Frame<'r> {
+    pub(super) s: &'r RankedStrategy,
+    pub(super) rule: &'r Spec,
+    pub(super) deep: bool,
+}

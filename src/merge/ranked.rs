@@ -7,7 +7,7 @@
 
 use super::fault::NoticeKind;
 use super::knockout::{is_bare_marker, knock_out};
-use super::rank_ctx::RankCtx;
+use super::rank_ctx::{Frame, RankCtx};
 use super::ranked_list;
 use super::walk::{walk, Fate, KeyPolicy, Keys};
 use super::{Engine, MergeError, Merger, Outcome};
@@ -63,8 +63,8 @@ pub(super) fn merge_value(
         Shape::Scalar => kept(eng, &ctx.scalar_rule, r, &d),
         Shape::Map => match s.maps.value {
             MapMode::KeepFirst => kept(eng, &s.maps.rule, r, &d),
-            MapMode::TopKeys => merge_maps(eng, ctx, s, &s.maps.rule, r, d, false),
-            MapMode::Deep => merge_maps(eng, ctx, s, &s.maps.rule, r, d, true),
+            MapMode::TopKeys => merge_maps(eng, ctx, frame(s, false), r, d),
+            MapMode::Deep => merge_maps(eng, ctx, frame(s, true), r, d),
         },
         Shape::ScalarList => match s.lists.value {
             ListMode::KeepFirst => kept(eng, &s.lists.rule, r, &d),
@@ -95,18 +95,25 @@ fn mismatch(eng: &mut Engine<'_>, ctx: &RankCtx<'_>, r: Node, d: Node) -> Node {
     kept(eng, &ctx.scalar_rule, r, &d)
 }
 
+/// The frame a strategy's own map merge gives its children.
+fn frame(s: &RankedStrategy, deep: bool) -> Frame<'_> {
+    Frame {
+        s,
+        rule: &s.maps.rule,
+        deep,
+    }
+}
+
 /// Two maps: keys of `r` stay (in order); keys only in `d` are appended whole; keys in both
-/// are merged by `merge_child` (the one map walk, `walk`). `rule` is the setting that asked for
-/// this merge (for the trace): the map rule, or the list-of-maps rule for items merged by keys.
-#[allow(clippy::too_many_arguments)]
+/// are merged by `merge_child` (the one map walk, `walk`). The frame's rule is the setting that
+/// asked for this merge (for the trace): the map rule, or the list-of-maps rule for items
+/// merged by keys.
 pub(super) fn merge_maps(
     eng: &mut Engine<'_>,
     ctx: &RankCtx<'_>,
-    s: &RankedStrategy,
-    rule: &Spec,
+    frame: Frame<'_>,
     r: Node,
     d: Node,
-    deep: bool,
 ) -> Node {
     let r_span = r.span;
     let mut rm = match r.kind {
@@ -117,18 +124,12 @@ pub(super) fn merge_maps(
         Kind::Map(m) => m,
         _ => return Node::map(*rm, r_span),
     };
-    eng.record(Outcome::Merged, Some(rule), r_span, &[], &[]);
+    eng.record(Outcome::Merged, Some(frame.rule), r_span, &[], &[]);
     let keys = Keys {
         fold: ctx.fold(),
-        marker: s.knockout_prefix.as_ref().map(|f| &*f.value),
+        marker: frame.s.knockout_prefix.as_ref().map(|f| &*f.value),
     };
-    let mut policy = RankedKeys {
-        eng,
-        ctx,
-        s,
-        rule,
-        deep,
-    };
+    let mut policy = RankedKeys { eng, ctx, frame };
     let Ok(()) = walk(&mut policy, &mut rm, *dm, keys);
     Node::new(Kind::Map(rm), r_span)
 }
@@ -137,9 +138,7 @@ pub(super) fn merge_maps(
 struct RankedKeys<'x, 'e, 'a, 'c> {
     eng: &'e mut Engine<'a>,
     ctx: &'x RankCtx<'c>,
-    s: &'x RankedStrategy,
-    rule: &'x Spec,
-    deep: bool,
+    frame: Frame<'x>,
 }
 
 impl KeyPolicy for RankedKeys<'_, '_, '_, '_> {
@@ -154,19 +153,19 @@ impl KeyPolicy for RankedKeys<'_, '_, '_, '_> {
     }
 
     fn absent(&mut self, _key: &Key, dv: Node) -> Result<Option<Node>, Infallible> {
-        self.eng
-            .record(Outcome::Added, Some(self.rule), dv.span, &[], &[]);
+        let rule = Some(self.frame.rule);
+        self.eng.record(Outcome::Added, rule, dv.span, &[], &[]);
         Ok(Some(dv))
     }
 
     fn both(&mut self, slot: &mut Node, dv: Node) -> Result<Fate, Infallible> {
         let rv = slot.take();
-        *slot = merge_child(self.eng, self.ctx, self.s, self.rule, self.deep, rv, dv);
+        *slot = merge_child(self.eng, self.ctx, self.frame, rv, dv);
         Ok(Fate::Stays)
     }
 
     fn blocked(&mut self, marker: &Key, dv: Node) {
-        let rule = self.s.knockout_prefix.as_ref().map(|f| &f.rule);
+        let rule = self.frame.s.knockout_prefix.as_ref().map(|f| &f.rule);
         self.eng
             .record(Outcome::Deleted, rule, marker.span(), &[&dv], &[&marker.0]);
     }
@@ -175,16 +174,14 @@ impl KeyPolicy for RankedKeys<'_, '_, '_, '_> {
 /// A key both sides have. Maps: under `deep`, merged with the key's own rule if it has one,
 /// else recursively with the parent's strategy; under `hash`, the more specific map whole.
 /// Arrays: the key's own rule, else (deep) the parent's strategy or (hash) the default.
-#[allow(clippy::too_many_arguments)]
 fn merge_child(
     eng: &mut Engine<'_>,
     ctx: &RankCtx<'_>,
-    s: &RankedStrategy,
-    rule: &Spec,
-    deep: bool,
+    frame: Frame<'_>,
     rv: Node,
     dv: Node,
 ) -> Node {
+    let Frame { s, rule, deep } = frame;
     if is_bare_marker(&rv, s) {
         return knock_out(eng, s, rv, &dv);
     }
@@ -197,7 +194,8 @@ fn merge_child(
         Shape::Map if !deep => kept(eng, rule, rv, &dv),
         Shape::Map => match ctx.explicit(eng) {
             Some(own) => merge_value(eng, ctx, own, rv, dv),
-            None => merge_maps(eng, ctx, s, rule, rv, dv, true),
+            // Only a deep frame gets here: the child inherits it as it is.
+            None => merge_maps(eng, ctx, frame, rv, dv),
         },
         Shape::ScalarList | Shape::MapList => {
             let own = ctx

@@ -9,7 +9,7 @@
 //! `MergeMaps` (passed in, so this file does not import `ranked`).
 
 use super::fault::NoticeKind;
-use super::rank_ctx::RankCtx;
+use super::rank_ctx::{Frame, RankCtx};
 use super::ranked_keys::{
     hash_of, marker_target, missing_key, tuple_eq, tuple_hash, tuple_keys, TupleKeys,
 };
@@ -156,8 +156,7 @@ fn knocked<'t>(
 }
 
 /// The map merge that `MergeByKeys` merges matching items with (`ranked::merge_hash`).
-pub(super) type MergeMaps =
-    fn(&mut Engine<'_>, &RankCtx<'_>, &RankedStrategy, &Spec, Node, Node, bool) -> Node;
+pub(super) type MergeMaps = fn(&mut Engine<'_>, &RankCtx<'_>, Frame<'_>, Node, Node) -> Node;
 
 fn warn_missing(eng: &mut Engine<'_>, ctx: &RankCtx<'_>, key: &str, item: &Node) {
     let key = key.to_string();
@@ -345,7 +344,12 @@ pub(super) fn merge_by_keys(
                 }
                 let at = out.len();
                 eng.push_index(at);
-                acc = merge_maps(eng, ctx, s, rule, acc, dv, true);
+                let frame = Frame {
+                    s,
+                    rule,
+                    deep: true,
+                };
+                acc = merge_maps(eng, ctx, frame, acc, dv);
                 eng.pop();
             }
         }
