@@ -73,7 +73,7 @@ fn document(out: &mut String, d: &Doc, meta: Vec<(String, V)>, data: V) {
 }
 
 /// The site as one stream of `docs` documents.
-pub fn w4(docs: usize) -> Vec<File> {
+pub(crate) fn w4(docs: usize) -> Vec<File> {
     let mut rng = Rng::new(0xDEC4_4A4D ^ docs as u64);
     let mut out = String::with_capacity(docs * 700);
     out.push_str("# W4 Deckhand site (generated)\n---\nschema: deckhand/LayeringPolicy/v1\nmetadata:\n  schema: metadata/Control/v1\n  name: layering-policy\ndata:\n  layerOrder: [global, type, region, site]\n");

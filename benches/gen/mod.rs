@@ -15,16 +15,16 @@
 
 use std::fmt::Write as _;
 
-pub mod deckhand;
+pub(crate) mod deckhand;
 
 /// splitmix64: tiny, seedable, the same everywhere.
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    pub fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng(seed)
     }
-    pub fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -32,21 +32,21 @@ impl Rng {
         z ^ (z >> 31)
     }
     /// Uniform in `lo..hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+    pub(crate) fn range(&mut self, lo: u64, hi: u64) -> u64 {
         lo + self.next() % (hi - lo).max(1)
     }
     /// True with probability `p` percent.
-    pub fn pct(&mut self, p: u64) -> bool {
+    pub(crate) fn pct(&mut self, p: u64) -> bool {
         self.next() % 100 < p
     }
-    pub fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {
+    pub(crate) fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {
         words[(self.next() % words.len() as u64) as usize]
     }
 }
 
 /// A generated value. Floats keep their text so YAML and JSON spell them the same.
 #[derive(Clone, Debug)]
-pub enum V {
+pub(crate) enum V {
     Null,
     Bool(bool),
     Int(i64),
@@ -56,7 +56,7 @@ pub enum V {
     Map(Vec<(String, V)>),
 }
 
-pub const WORDS: &[&str] = &[
+pub(crate) const WORDS: &[&str] = &[
     "alpha", "bravo", "cache", "delta", "edge", "fabric", "gateway", "harbor", "ingress", "jobs",
     "kernel", "ledger", "mesh", "node", "origin", "proxy", "queue", "relay", "shard", "tenant",
     "uplink", "vault", "worker", "xray", "yard", "zone", "backup", "cluster", "daemon", "export",
@@ -127,7 +127,7 @@ impl V {
     }
 }
 
-pub fn word_str(rng: &mut Rng) -> V {
+pub(crate) fn word_str(rng: &mut Rng) -> V {
     match rng.range(0, 6) {
         0 => V::s(format!("/etc/{}/{}.conf", rng.pick(WORDS), rng.pick(WORDS))),
         1 => V::s(format!(
@@ -160,7 +160,7 @@ pub fn word_str(rng: &mut Rng) -> V {
     }
 }
 
-pub fn scalar(rng: &mut Rng) -> V {
+pub(crate) fn scalar(rng: &mut Rng) -> V {
     match rng.range(0, 100) {
         0..=44 => word_str(rng),
         45..=66 => V::Int(rng.range(0, 100_000) as i64 - 1_000),
@@ -326,7 +326,12 @@ fn pad(out: &mut String, n: usize) {
 
 /// Block YAML for a map's entries at `indent`, the first line's indentation already written
 /// when `first_inline` (a list item's `- `).
-pub fn yaml_map(out: &mut String, entries: &[(String, V)], indent: usize, first_inline: bool) {
+pub(crate) fn yaml_map(
+    out: &mut String,
+    entries: &[(String, V)],
+    indent: usize,
+    first_inline: bool,
+) {
     for (i, (k, v)) in entries.iter().enumerate() {
         if i > 0 || !first_inline {
             pad(out, indent);
@@ -390,7 +395,7 @@ fn yaml_value(out: &mut String, v: &V, indent: usize) {
     }
 }
 
-pub fn json(out: &mut String, v: &V) {
+pub(crate) fn json(out: &mut String, v: &V) {
     match v {
         V::Map(e) => {
             out.push('{');
@@ -423,7 +428,7 @@ pub fn json(out: &mut String, v: &V) {
 // Workloads
 
 /// One generated input file: its name, YAML text and JSON twin.
-pub struct File {
+pub(crate) struct File {
     pub name: String,
     pub yaml: String,
     pub json: String,
@@ -445,7 +450,7 @@ fn file(name: &str, header: &str, doc: &V) -> File {
 }
 
 /// W1: `a.yaml` and `b.yaml`, each about `scale` × 1.25 MB.
-pub fn w1(scale: u32) -> Vec<File> {
+pub(crate) fn w1(scale: u32) -> Vec<File> {
     let (a, b) = w1_trees(scale);
     vec![
         file("a", "# W1 layer a (generated)\n", &a),
@@ -454,7 +459,7 @@ pub fn w1(scale: u32) -> Vec<File> {
 }
 
 /// Fraction of `b`'s leaves whose path `a` also has (W1's overlap), in percent.
-pub fn overlap_pct(a: &V, b: &V) -> f64 {
+pub(crate) fn overlap_pct(a: &V, b: &V) -> f64 {
     fn walk(a: Option<&V>, b: &V, shared: &mut usize, total: &mut usize) {
         match b {
             V::Map(e) => {
@@ -480,7 +485,7 @@ pub fn overlap_pct(a: &V, b: &V) -> f64 {
 }
 
 /// The W1 trees themselves (for the overlap statistic).
-pub fn w1_trees(scale: u32) -> (V, V) {
+pub(crate) fn w1_trees(scale: u32) -> (V, V) {
     let target = scale as usize * 1_250_000;
     let mut rng = Rng::new(0x5717_a7a1 ^ u64::from(scale));
     let (mut a, mut b) = (Vec::new(), Vec::new());
@@ -733,7 +738,7 @@ fn scalar_no_null(rng: &mut Rng) -> V {
 }
 
 /// W2: `scale` × 31.25 cloud-config parts (500 at scale 16), `part-NNNN.yaml`.
-pub fn w2(scale: u32) -> Vec<File> {
+pub(crate) fn w2(scale: u32) -> Vec<File> {
     let n = (scale as usize * 500).div_ceil(16);
     let mut rng = Rng::new(0xc10d_0002);
     (0..n)
@@ -793,7 +798,7 @@ fn item(rng: &mut Rng, id: usize, layer: u8) -> V {
 
 /// W3: `a.yaml` and `b.yaml` with `scale` × 6 250 items each (100 000 at scale 16); `b` has
 /// the upper half of `a`'s names and as many new ones. Plus `rules.yaml`.
-pub fn w3(scale: u32) -> Vec<File> {
+pub(crate) fn w3(scale: u32) -> Vec<File> {
     let n = scale as usize * 6_250;
     let mut rng = Rng::new(0xd3e9_0003);
     let layer = |rng: &mut Rng, l: u8, start: usize| {

@@ -2,8 +2,6 @@
 //! atomically to `--out`. The only module that touches files, the environment and the terminal.
 //! Exit codes: 0 rendered, 1 the input is wrong, 2 the command line is wrong; broken pipe → 0.
 
-#![warn(unreachable_pub)]
-
 use crate::error::warning::{Action, Policy};
 use crate::error::{Error, ErrorKind, WarnKind, Warning};
 use crate::frontend::Settings;

@@ -3,7 +3,6 @@
 //! loader shares. Loaders never touch files: callers hand them text already in the `SourceMap`.
 
 #![warn(missing_docs)]
-#![warn(unreachable_pub)]
 
 pub(crate) mod canon;
 pub mod json;

@@ -1,11 +1,9 @@
-//! The merge engine: `Engine` picks the strategy stack for the current path, dispatches on the
-//! OLD value's type (as cloud-init's `LookupMerger` does) or, where the stack says so, the NEW
-//! value's type, to the first merger that handles it, and records `trace` steps only when a
-//! trace is attached. `Merger` is the one trait: each merger can `check` (would the merge
+//! The merge engine: `Engine` dispatches on the OLD value's type (as cloud-init's
+//! `LookupMerger` does) or, where the stack says so, the NEW value's type, to the first merger
+//! of its stack that handles it, and records `trace` steps only when a trace is attached. `Merger` is the one trait: each merger can `check` (would the merge
 //! fail? — nothing changes) and `merge` (cannot fail). Mergers are named by behaviour
 //! (`strategy::MergerSpec`); no file here knows which system asked for one.
 
-#![warn(unreachable_pub)]
 #![warn(missing_docs)]
 
 pub(crate) mod casefold;

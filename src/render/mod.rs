@@ -1,7 +1,6 @@
 //! Renderers: `yaml` (YAML 1.1-safe writer), `json`, `explain` (provenance comments / JSON), and `diff` (what changed between two renders, and why).
 
 #![warn(missing_docs)]
-#![warn(unreachable_pub)]
 
 pub(crate) mod diff;
 pub mod explain;

@@ -5,7 +5,6 @@
 //! the engine in `merge` acts on it. docs/ARCHITECTURE.md shows what each system compiles to.
 
 #![warn(missing_docs)]
-#![warn(unreachable_pub)]
 
 pub mod ranked;
 pub mod selector;

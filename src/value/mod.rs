@@ -5,7 +5,6 @@
 //! Python-like dictionaries. `PartialEq` on `Node` is structural, typed and span-blind.
 
 #![warn(missing_docs)]
-#![warn(unreachable_pub)]
 
 pub mod dpath;
 mod key;

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 
 /// The cache folder the tests' runs share (never the user's own).
-pub fn index_cache() -> PathBuf {
+pub(crate) fn index_cache() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("index-cache")
 }
 use std::process::Command;
@@ -30,7 +30,7 @@ const RENDERS: [(&str, usize); 7] = [
 ];
 
 /// The command with `--jobs N` after its subcommand, or `None` when it is not a plain render.
-pub fn with_jobs(args: &[&str], jobs: u32) -> Option<Vec<String>> {
+pub(super) fn with_jobs(args: &[&str], jobs: u32) -> Option<Vec<String>> {
     let words = RENDERS.iter().find_map(|(name, n)| {
         let named = name.split(' ').collect::<Vec<_>>();
         (args.len() >= *n && args[..*n] == named[..]).then_some(*n)
@@ -52,7 +52,7 @@ pub fn with_jobs(args: &[&str], jobs: u32) -> Option<Vec<String>> {
 /// Runs the command again with `--jobs 1` and `--jobs 4` in `dir` and panics if either run
 /// differs from `(code, stdout, stderr)`.
 #[track_caller]
-pub fn check_jobs(dir: &Path, args: &[&str], code: i32, stdout: &[u8], stderr: &[u8]) {
+pub(crate) fn check_jobs(dir: &Path, args: &[&str], code: i32, stdout: &[u8], stderr: &[u8]) {
     // A usage error is found before anything is loaded, and its message repeats the arguments.
     if code == 2 {
         return;

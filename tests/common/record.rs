@@ -3,7 +3,7 @@
 //! `scripts/same-output.py` to replay with two binaries.
 
 /// Records one command line run in `dir` (nothing without `STRATA_RECORD`).
-pub fn record(dir: &std::path::Path, args: &[&str]) {
+pub(crate) fn record(dir: &std::path::Path, args: &[&str]) {
     if let Some(file) = std::env::var_os("STRATA_RECORD") {
         let mut line = vec![dir.display().to_string()];
         line.extend(args.iter().map(|a| a.to_string()));

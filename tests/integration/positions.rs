@@ -9,7 +9,10 @@ use strata::value::{Kind, Node, SourceMap};
 
 /// Problems found in one render (made with `--explain`): leaves whose position does not hold
 /// their value.
-pub fn check_rendered(rendered: &strata::frontend::Rendered, sources: &SourceMap) -> Vec<String> {
+pub(crate) fn check_rendered(
+    rendered: &strata::frontend::Rendered,
+    sources: &SourceMap,
+) -> Vec<String> {
     let Some(trace) = rendered.trace.as_ref() else {
         return vec!["--explain recorded no trace".into()];
     };

@@ -16,7 +16,7 @@ const RENDERS: [&str; 5] = ["merge", "cloud-init", "heat", "deckhand", "lookup"]
 /// Problems found: outputs that do not read back as the rendered data.
 /// `args` as the in-process render takes them (inputs as absolute paths), `rel` as the test ran
 /// them in `fixtures/`.
-pub fn check(
+pub(crate) fn check(
     args: &[String],
     rel: &[&str],
     rendered: Option<&strata::frontend::Rendered>,

@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// The repository's `fixtures/` folder.
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
 /// The outcome of one run.
 #[derive(Debug)]
-pub struct Run {
+pub(crate) struct Run {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
@@ -21,14 +21,14 @@ pub struct Run {
 impl Run {
     /// Asserts exit code 0 and returns stdout.
     #[track_caller]
-    pub fn ok(&self) -> &str {
+    pub(crate) fn ok(&self) -> &str {
         assert_eq!(self.code, 0, "expected success, stderr:\n{}", self.stderr);
         &self.stdout
     }
 
     /// Asserts the exit code and returns stderr.
     #[track_caller]
-    pub fn fails(&self, code: i32) -> &str {
+    pub(crate) fn fails(&self, code: i32) -> &str {
         assert_eq!(
             self.code, code,
             "expected exit {code}, stdout:\n{}\nstderr:\n{}",
@@ -38,19 +38,19 @@ impl Run {
         &self.stderr
     }
 
-    pub fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_str(self.ok())
             .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
     }
 }
 
 /// Runs `strata ARGS...` in `fixtures/`.
-pub fn strata(args: &[&str]) -> Run {
+pub(crate) fn strata(args: &[&str]) -> Run {
     strata_stdin(args, None)
 }
 
 /// Runs `strata ARGS...` in `fixtures/` with bytes on stdin.
-pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
+pub(crate) fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
     if stdin.is_none() {
         record(&fixtures(), args);
     }
@@ -84,14 +84,14 @@ pub fn strata_stdin(args: &[&str], stdin: Option<&[u8]>) -> Run {
 
 #[path = "../common/record.rs"]
 mod record_file;
-pub use record_file::record;
+pub(crate) use record_file::record;
 
 #[path = "../common/jobs.rs"]
 mod jobs;
-pub use jobs::{check_jobs, index_cache};
+pub(crate) use jobs::{check_jobs, index_cache};
 
 /// A plain `Command` for cases needing more control.
-pub fn command() -> Command {
+pub(crate) fn command() -> Command {
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("strata"));
     cmd.current_dir(fixtures());
     cmd
@@ -100,7 +100,7 @@ pub fn command() -> Command {
 /// Fails the test when the YAML (or JSON) a successful command wrote does not read back as
 /// the data it rendered, with and without `--explain` (see `readback.rs`).
 #[track_caller]
-pub fn check_readback(
+pub(crate) fn check_readback(
     args: &[&str],
     abs: &[String],
     rendered: Option<&strata::frontend::Rendered>,
@@ -132,7 +132,7 @@ fn absolute(args: &[&str]) -> Vec<String> {
 /// Re-renders a successful command in-process with `--explain` and fails the test if any
 /// value's recorded position does not hold that value (see `positions.rs`).
 #[track_caller]
-pub fn check_positions(
+pub(crate) fn check_positions(
     args: &[&str],
     rendered: &strata::frontend::Rendered,
     sources: &strata::value::SourceMap,

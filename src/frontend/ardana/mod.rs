@@ -7,8 +7,6 @@
 //! files and builds the output (keys of the metadata sorted as the service's REST API sorts
 //! them; `inputModel` in the files' order).
 
-#![warn(unreachable_pub)]
-
 mod combine;
 mod graft;
 mod walk;

@@ -11,7 +11,7 @@ use crate::load::yaml::tree_depth;
 use crate::merge::{Outcome, Trace};
 use crate::value::{Key, Kind, Node, Path, Seg, SourceMap, Span};
 
-pub fn apply(
+pub(super) fn apply(
     part: &Part,
     old: Node,
     sources: &SourceMap,

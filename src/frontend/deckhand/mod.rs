@@ -12,8 +12,6 @@
 //! and its rendered `data`. `--check-schemas` then validates each against the DataSchemas
 //! of the set (`schemas`).
 
-#![warn(unreachable_pub)]
-
 mod check;
 mod dest;
 mod doc;

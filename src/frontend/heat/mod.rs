@@ -9,8 +9,6 @@
 //! compiled into the engine's specs (`specs`), Heat's crashes worded in `crash`. The result has
 //! the five sections in the order Heat's API creates them.
 
-#![warn(unreachable_pub)]
-
 mod base;
 mod crash;
 mod env;

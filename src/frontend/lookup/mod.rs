@@ -3,8 +3,6 @@
 //! the dispatch; `layers` and `datum` load the hierarchy, `rules` compiles lookup_options,
 //! `resolve` runs the lookup (or the whole-document RSOP) on the shared merge engine.
 
-#![warn(unreachable_pub)]
-
 pub(crate) mod datum;
 pub mod layers;
 pub(crate) mod names;
