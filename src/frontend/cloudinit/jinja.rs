@@ -5,11 +5,13 @@
 //! printed as Python's `str()` prints them, an undefined lookup printed as cloud-init's
 //! `CI_MISSING_JINJA_VAR/name` marker, and errors named as Jinja2 names them.
 
+mod py;
+
 use super::instance::InstanceData;
-use crate::value::py::{float_repr, str_repr};
 use minijinja::machinery::{tokenize, Token};
-use minijinja::value::{Value, ValueKind};
+use minijinja::value::Value;
 use minijinja::{Environment, ErrorKind, UndefinedBehavior};
+use py::py_str;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -78,7 +80,7 @@ pub fn render(payload: &str, data: &InstanceData) -> Rendered {
     let names = Arc::new(names);
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Lenient);
-    env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+    py::install(&mut env);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.set_fuel(Some(FUEL));
     if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
@@ -342,62 +344,4 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
         before.matches('\n').count() + 1,
         before[line_start..].chars().count() + 1,
     )
-}
-
-/// Python's `str()` of a template value, as Jinja2 prints it.
-fn py_str(value: &Value) -> String {
-    match value.kind() {
-        ValueKind::Undefined => String::new(),
-        ValueKind::String => value.as_str().unwrap_or_default().to_string(),
-        _ => {
-            let mut out = String::new();
-            py_repr(&mut out, value);
-            out
-        }
-    }
-}
-
-fn py_repr(out: &mut String, value: &Value) {
-    match value.kind() {
-        ValueKind::Undefined => {}
-        ValueKind::None => out.push_str("None"),
-        ValueKind::Bool => out.push_str(if value.is_true() { "True" } else { "False" }),
-        ValueKind::Number => match f64::try_from(value.clone()) {
-            Ok(f) if !value.is_integer() => out.push_str(&float_repr(f)),
-            _ => out.push_str(&value.to_string()),
-        },
-        ValueKind::String => str_repr(out, value.as_str().unwrap_or_default()),
-        ValueKind::Bytes => {
-            out.push('b');
-            let bytes = value.as_bytes().unwrap_or_default();
-            str_repr(out, &String::from_utf8_lossy(bytes));
-        }
-        ValueKind::Map => {
-            out.push('{');
-            if let Ok(keys) = value.try_iter() {
-                for (i, k) in keys.enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    py_repr(out, &k);
-                    out.push_str(": ");
-                    py_repr(out, &value.get_item(&k).unwrap_or_default());
-                }
-            }
-            out.push('}');
-        }
-        ValueKind::Seq | ValueKind::Iterable => {
-            out.push('[');
-            if let Ok(items) = value.try_iter() {
-                for (i, item) in items.enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    py_repr(out, &item);
-                }
-            }
-            out.push(']');
-        }
-        _ => out.push_str(&value.to_string()),
-    }
 }

@@ -1,0 +1,205 @@
+//! Python's values in a cloud-init template, as Jinja2 makes and prints them: `str()` of a
+//! value (`True`, `None`, `1.5`, `{'a': 1}`), tuples printed `('k', 'v')` (minijinja's
+//! `Tuple`: `(1, 2)` literals, and the pairs `dictsort`, `items` and `dict.items()` give, as
+//! Jinja2 gives tuples there), `groupby`'s groups printed as the tuples Jinja2's
+//! `_GroupTuple` prints, and `dict.keys()` / `.values()` / `.items()` as Python's views
+//! (`dict_items([('a', 1)])`). Python's other `str` / `dict` / `list` methods come from
+//! minijinja-contrib's `pycompat`.
+
+use crate::value::py::{float_repr, str_repr};
+use minijinja::value::{Enumerator, Kwargs, Object, ObjectRepr, Tuple, Value, ValueKind};
+use minijinja::{Environment, Error, State};
+use std::sync::Arc;
+
+/// The filters and methods that give tuples where Jinja2 does.
+pub fn install(env: &mut Environment<'_>) {
+    env.add_filter(
+        "dictsort",
+        |v: Value, kwargs: Kwargs| -> Result<Value, Error> {
+            minijinja::filters::dictsort(&v, kwargs).map(tuples)
+        },
+    );
+    env.add_filter("items", |v: Value| -> Result<Value, Error> {
+        minijinja::filters::items(&v).map(tuples)
+    });
+    env.add_filter(
+        "tojson",
+        |v: Value, indent: Option<Value>, kwargs: Kwargs| -> Result<Value, Error> {
+            if let Some(kind) = view_in(&v) {
+                return Err(Error::new(
+                    minijinja::ErrorKind::InvalidOperation,
+                    format!("Object of type {kind} is not JSON serializable"),
+                ));
+            }
+            minijinja::filters::tojson(&v, indent, kwargs)
+        },
+    );
+    env.set_unknown_method_callback(methods);
+}
+
+/// The kind of the first dict view in `v` (Python's `json.dumps` refuses them).
+fn view_in(v: &Value) -> Option<&'static str> {
+    if let Some(view) = v.downcast_object_ref::<View>() {
+        return Some(view.kind);
+    }
+    match v.kind() {
+        ValueKind::Map => v
+            .try_iter()
+            .ok()?
+            .find_map(|k| v.get_item(&k).ok().and_then(|item| view_in(&item))),
+        ValueKind::Seq => v.try_iter().ok()?.find_map(|item| view_in(&item)),
+        _ => None,
+    }
+}
+
+/// Each pair of `seq` a tuple.
+fn tuples(seq: Value) -> Value {
+    match seq.try_iter() {
+        Ok(items) => Value::from(
+            items
+                .map(|pair| match pair.try_iter() {
+                    Ok(p) if pair.kind() == ValueKind::Seq && !pair.is_tuple() => {
+                        Value::from(Tuple::from(p.collect::<Vec<_>>()))
+                    }
+                    _ => pair,
+                })
+                .collect::<Vec<_>>(),
+        ),
+        Err(_) => seq,
+    }
+}
+
+/// `dict.keys()`, `.values()`, `.items()`: Python's views; every other method as pycompat has
+/// it.
+fn methods(state: &mut State, value: &Value, method: &str, args: &[Value]) -> Result<Value, Error> {
+    if value.kind() == ValueKind::Map && args.is_empty() {
+        let kind = match method {
+            "keys" => Some("dict_keys"),
+            "values" => Some("dict_values"),
+            "items" => Some("dict_items"),
+            _ => None,
+        };
+        if let (Some(kind), Ok(keys)) = (kind, value.try_iter()) {
+            let items = keys
+                .map(|k| {
+                    let v = value.get_item(&k).unwrap_or_default();
+                    match method {
+                        "keys" => k,
+                        "values" => v,
+                        _ => Value::from(Tuple::from([k, v])),
+                    }
+                })
+                .collect();
+            return Ok(Value::from_object(View { kind, items }));
+        }
+    }
+    minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
+}
+
+/// A dict view: iterable (not indexable, as in Python), printed `dict_items([...])`.
+#[derive(Debug)]
+struct View {
+    kind: &'static str,
+    items: Vec<Value>,
+}
+
+impl Object for View {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Iterable
+    }
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Values(self.items.clone())
+    }
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+/// Python's `str()` of a template value, as Jinja2 prints it.
+pub fn py_str(value: &Value) -> String {
+    match value.kind() {
+        ValueKind::Undefined => String::new(),
+        ValueKind::String => value.as_str().unwrap_or_default().to_string(),
+        _ => {
+            let mut out = String::new();
+            py_repr(&mut out, value);
+            out
+        }
+    }
+}
+
+fn items(out: &mut String, value: &Value, open: &str, close: &str) {
+    out.push_str(open);
+    let mut n = 0;
+    if let Ok(items) = value.try_iter() {
+        for (i, item) in items.enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            py_repr(out, &item);
+            n += 1;
+        }
+    }
+    if n == 1 && open == "(" {
+        out.push(',');
+    }
+    out.push_str(close);
+}
+
+/// `groupby`'s groups: minijinja's own (private) type, a pair with a `grouper` attribute.
+fn is_group(value: &Value) -> bool {
+    !value.is_tuple()
+        && value
+            .as_object()
+            .is_some_and(|o| o.enumerator_len() == Some(2))
+        && value.get_attr("grouper").is_ok_and(|g| !g.is_undefined())
+}
+
+fn py_repr(out: &mut String, value: &Value) {
+    if let Some(view) = value.downcast_object_ref::<View>() {
+        out.push_str(view.kind);
+        out.push('(');
+        items(out, value, "[", "]");
+        out.push(')');
+        return;
+    }
+    match value.kind() {
+        ValueKind::Undefined => {}
+        ValueKind::None => out.push_str("None"),
+        ValueKind::Bool => out.push_str(if value.is_true() { "True" } else { "False" }),
+        ValueKind::Number => match f64::try_from(value.clone()) {
+            Ok(f) if !value.is_integer() => out.push_str(&float_repr(f)),
+            _ => out.push_str(&value.to_string()),
+        },
+        ValueKind::String => str_repr(out, value.as_str().unwrap_or_default()),
+        ValueKind::Bytes => {
+            out.push('b');
+            let bytes = value.as_bytes().unwrap_or_default();
+            str_repr(out, &String::from_utf8_lossy(bytes));
+        }
+        ValueKind::Map => {
+            out.push('{');
+            if let Ok(keys) = value.try_iter() {
+                for (i, k) in keys.enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    py_repr(out, &k);
+                    out.push_str(": ");
+                    py_repr(out, &value.get_item(&k).unwrap_or_default());
+                }
+            }
+            out.push('}');
+        }
+        ValueKind::Seq if value.is_tuple() => items(out, value, "(", ")"),
+        ValueKind::Seq if is_group(value) => {
+            out.push('(');
+            py_repr(out, &value.get_attr("grouper").unwrap_or_default());
+            out.push_str(", ");
+            py_repr(out, &value.get_attr("list").unwrap_or_default());
+            out.push(')');
+        }
+        ValueKind::Seq | ValueKind::Iterable => items(out, value, "[", "]"),
+        _ => out.push_str(&value.to_string()),
+    }
+}
