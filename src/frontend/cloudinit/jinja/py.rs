@@ -34,7 +34,57 @@ pub fn install(env: &mut Environment<'_>) {
             minijinja::filters::tojson(&v, indent, kwargs)
         },
     );
+    // Jinja2's `join`, `string`, `upper`, `lower` take Python's `str()` of a value (`1e+22`,
+    // not minijinja's `10000000000000000000000.0`).
+    env.add_filter("string", |v: Value| -> Value {
+        match v.kind() {
+            ValueKind::String | ValueKind::Undefined => v,
+            _ => Value::from(py_str(&v)),
+        }
+    });
+    env.add_filter("upper", |v: Value| -> Value {
+        Value::from(py_str(&v).to_uppercase())
+    });
+    env.add_filter("lower", |v: Value| -> Value {
+        Value::from(py_str(&v).to_lowercase())
+    });
+    env.add_filter(
+        "join",
+        |state: &State, v: Value, sep: Option<Value>, kwargs: Kwargs| -> Result<Value, Error> {
+            let attribute: Option<String> = kwargs.get("attribute")?;
+            kwargs.assert_all_used()?;
+            if v.is_undefined() {
+                return Ok(Value::from(""));
+            }
+            let sep = sep.map(|s| py_str(&s)).unwrap_or_default();
+            let items: Vec<Value> = if let Some(s) = v.as_str() {
+                s.chars().map(Value::from).collect()
+            } else {
+                v.try_iter()?.collect()
+            };
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                let item = match &attribute {
+                    Some(path) => attr_path(&item, path),
+                    None => item,
+                };
+                state.consume_fuel(1)?;
+                out.push(py_str(&item));
+            }
+            Ok(Value::from(out.join(&sep)))
+        },
+    );
     env.set_unknown_method_callback(methods);
+}
+
+/// Jinja2's `make_attrgetter`: `a.b.0` looks up `a`, then `b`, then item 0.
+fn attr_path(v: &Value, path: &str) -> Value {
+    path.split('.').fold(v.clone(), |v, part| {
+        let key = part
+            .parse::<i64>()
+            .map_or_else(|_| Value::from(part), Value::from);
+        v.get_item(&key).unwrap_or_default()
+    })
 }
 
 /// The kind of the first dict view in `v` (Python's `json.dumps` refuses them).
