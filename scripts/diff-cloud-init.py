@@ -38,7 +38,9 @@ instance data as on a machine) are compared with `strata cloud-init --instance-d
 
 `--jinja --tuples` also draws what Jinja2 gives as tuples or dict views: `dictsort`,
 `items`, `.items()` / `.keys()` / `.values()` (printed, listed, sorted, first, joined),
-loops over a mapping's pairs printing each pair, and tuple literals.
+loops over a mapping's pairs printing each pair, and tuple literals; and Python's
+`"fmt" % args` on existing values and list literals changed by `append`, `extend`,
+`insert`, `pop`, `reverse`, `remove` in `{% do %}`.
 """
 import argparse, copy, datetime, gzip, logging, os, random, subprocess, sys, tempfile
 
@@ -298,6 +300,23 @@ def tuple_lines(rng, data, key):
     return [f'{key}: "{{{{ {lit} }}}}"']
 
 
+def python_lines(rng, data, key):
+    """Python's `%` formatting of existing values, or a list literal changed in place
+    (--tuples)."""
+    leaves = [f"v1.{alias(k)}" for k in sorted(data["v1"])]
+    x, y = rng.choice(leaves), rng.choice(leaves)
+    if rng.random() < 0.6:
+        fmt = rng.choice([f'"%s" % {x}', f'"%s-%s" % ({x}, {y})', f'"%r|%s" % ({x}, {y})',
+                          f'"%d" % {x}', f'"%.2f" % {x}', f'"%5s|%-4s|" % ({x}, {y})',
+                          f'"%x" % {x}', f'"%e" % {x}', f'"%g%%" % {x}', f'"%s" % ({x},)',
+                          '"%(plain)s" % v1', f'"%s %s" % {x}', f'"<%s>" % {x} ~ "!"'])
+        return [f"{key}: \"{{{{ {fmt} }}}}\""]
+    op = rng.choice([f"acc.append({x})", f"acc.extend({x})", f"acc.insert(0, {x})",
+                     "acc.pop()", "acc.reverse()", f"acc.remove({x})"])
+    return ["{% set acc = [1] %}", f"{{% for k in v1 %}}{{% do acc.append(k) %}}{{% endfor %}}",
+            f"{{% do {op} %}}", f'{key}: "{{{{ acc }}}} {{{{ acc | length }}}}"']
+
+
 def jinja_part(rng, data):
     lines = ["## template: jinja", "#cloud-config"]
     if rng.random() < 0.5:
@@ -313,8 +332,10 @@ def jinja_part(rng, data):
             lines += [f"{key}:", f"  - {{{{ {lookup(rng, data)} }}}}", f"  - x{{{{ {lookup(rng, data)} }}}}y"]
         elif form < 0.9:
             lines += [f"{{% if {lookup(rng, data)} %}}", f"{key}: yes-branch", "{% else %}", f"{key}: [no]", "{% endif %}"]
-        elif TUPLES and form < 0.95:
+        elif TUPLES and form < 0.93:
             lines += tuple_lines(rng, data, key)
+        elif TUPLES and form < 0.97:
+            lines += python_lines(rng, data, key)
         else:
             lines += [f"{key}:", "{% for item in [1, 2] %}", f"  - {{{{ item }}}}-{{{{ {lookup(rng, data)} }}}}", "{% endfor %}"]
     return "\n".join(lines) + "\n"
@@ -364,7 +385,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--strata", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "strata"))
     ap.add_argument("--features", action="store_true", help="print how many cases had each YAML construct")
-    ap.add_argument("--tuples", action="store_true", help="with --jinja: also dictsort, items(), dict views, tuple literals")
+    ap.add_argument("--tuples", action="store_true", help="with --jinja: also dictsort, items(), dict views, tuple literals, %% formatting, list methods")
     args = ap.parse_args()
     global TUPLES
     TUPLES = args.tuples

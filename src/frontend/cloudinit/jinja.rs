@@ -2,10 +2,15 @@
 //! (`handlers/jinja_template.py`, `templater.py`): with the instance data (`instance`), by
 //! minijinja configured as cloud-init configures Jinja2 (`trim_blocks`, no `lstrip_blocks`, no
 //! autoescape, the first trailing newline kept, the `do` statement, Python's methods), values
-//! printed as Python's `str()` prints them, an undefined lookup printed as cloud-init's
-//! `CI_MISSING_JINJA_VAR/name` marker, and errors named as Jinja2 names them.
+//! printed as Python's `str()` prints them (`py`), an undefined lookup printed as
+//! cloud-init's `CI_MISSING_JINJA_VAR/name` marker, Python's `"fmt" % args` (`printf`) and
+//! mutable list literals (`pylist`) by rewriting the source (`rewrite`), and errors named as
+//! Jinja2 names them.
 
+mod printf;
 mod py;
+mod pylist;
+mod rewrite;
 
 use super::instance::InstanceData;
 use minijinja::machinery::{tokenize, Token};
@@ -193,6 +198,9 @@ fn failure(e: &minijinja::Error, source: &str, shifts: &[(usize, usize)]) -> Ren
             "TypeError",
             subtraction_hint(source, e.range()).unwrap_or(detail),
         ),
+        ErrorKind::InvalidOperation if python_error(&detail).is_some() => {
+            python_error(&detail).unwrap_or(("TypeError", String::new()))
+        }
         ErrorKind::OutOfFuel => ("ResourceLimit", format!("more than {FUEL} template steps")),
         kind => ("TemplateError", format!("{kind}: {detail}")),
     };
@@ -202,6 +210,23 @@ fn failure(e: &minijinja::Error, source: &str, shifts: &[(usize, usize)]) -> Ren
         line,
         col,
     }
+}
+
+/// A Python exception raised by strata's Python helpers (`printf`, `pylist`): its name and
+/// message.
+fn python_error(detail: &str) -> Option<(&'static str, String)> {
+    [
+        "TypeError",
+        "ValueError",
+        "IndexError",
+        "KeyError",
+        "OverflowError",
+    ]
+    .into_iter()
+    .find_map(|kind| {
+        let rest = detail.strip_prefix(kind)?.strip_prefix(": ")?;
+        Some((kind, rest.to_string()))
+    })
 }
 
 fn undefined_detail(detail: &str) -> String {
@@ -274,22 +299,39 @@ fn mark_lookups(source: &str) -> Lookups {
         }
         i = end + 1;
     }
-    let mut out = String::with_capacity(source.len() + edits.len() * 16);
+    // Every insertion, in source order (a wrapped lookup never holds a list literal or `%`).
+    let python = rewrite::edits(&tokens);
+    let mut inserts: Vec<(usize, String)> = Vec::with_capacity(edits.len() * 2);
+    for (s, e, n) in edits {
+        inserts.push((s, "__ci_var(".to_string()));
+        inserts.push((e, format!(", {n})")));
+    }
+    inserts.extend(python.inserts.iter().map(|&(at, t)| (at, t.to_string())));
+    inserts.sort_by_key(|&(at, _)| at);
+    let mut out = String::with_capacity(source.len() + inserts.len() * 12);
     let mut shifts = Vec::new();
     let mut at = 0;
-    for (s, e, n) in edits {
-        out.push_str(&source[at..s]);
-        shifts.push((out.len(), "__ci_var(".len()));
-        out.push_str("__ci_var(");
-        out.push_str(&source[s..e]);
-        let tail = format!(", {n})");
-        shifts.push((out.len(), tail.len()));
-        out.push_str(&tail);
-        at = e;
+    for (s, text) in &inserts {
+        out.push_str(&source[at..*s]);
+        shifts.push((out.len(), text.len()));
+        out.push_str(text);
+        at = *s;
     }
     out.push_str(&source[at..]);
+    // `%` made `,` in place: same length, so no shift.
+    let mut out = out.into_bytes();
+    for c in python.commas {
+        let moved: usize = inserts
+            .iter()
+            .take_while(|(s, _)| *s <= c)
+            .map(|(_, t)| t.len())
+            .sum();
+        if out.get(c + moved) == Some(&b'%') {
+            out[c + moved] = b',';
+        }
+    }
     Lookups {
-        source: out,
+        source: String::from_utf8(out).unwrap_or_else(|_| source.to_string()),
         names,
         shifts,
     }

@@ -75,6 +75,17 @@ pub fn install(env: &mut Environment<'_>) {
         },
     );
     env.set_unknown_method_callback(methods);
+    // What the source rewriting in jinja.rs calls: `"%s" % x` and list literals.
+    env.add_function("__py_mod", |fmt: Value, args: Value| {
+        super::printf::py_mod(&fmt, &args)
+    });
+    env.add_function("__py_list", |items: Value| {
+        super::pylist::PyList::make(&items)
+    });
+    // `list()` makes a new Python list: mutable too.
+    env.add_filter("list", |state: &State, v: Value| -> Result<Value, Error> {
+        super::pylist::PyList::make(&minijinja::filters::list(state, v)?)
+    });
 }
 
 /// Jinja2's `make_attrgetter`: `a.b.0` looks up `a`, then `b`, then item 0.
@@ -163,6 +174,13 @@ impl Object for View {
     fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
         Some(self.items.len())
     }
+}
+
+/// Python's `repr()` of a template value.
+pub fn py_repr_string(value: &Value) -> String {
+    let mut out = String::new();
+    py_repr(&mut out, value);
+    out
 }
 
 /// Python's `str()` of a template value, as Jinja2 prints it.
