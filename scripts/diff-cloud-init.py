@@ -39,7 +39,7 @@ instance data as on a machine) are compared with `strata cloud-init --instance-d
 `--jinja --tuples` also draws what Jinja2 gives as tuples or dict views: `dictsort`,
 `items`, `.items()` / `.keys()` / `.values()` (printed, listed, sorted, first, joined),
 loops over a mapping's pairs printing each pair, and tuple literals; and Python's
-`"fmt" % args` on existing values and list literals changed by `append`, `extend`,
+`"fmt" % args` and `~` on existing and missing values, and list literals changed by `append`, `extend`,
 `insert`, `pop`, `reverse`, `remove` in `{% do %}`.
 """
 import argparse, copy, datetime, gzip, logging, os, random, subprocess, sys, tempfile
@@ -309,7 +309,8 @@ def python_lines(rng, data, key):
         fmt = rng.choice([f'"%s" % {x}', f'"%s-%s" % ({x}, {y})', f'"%r|%s" % ({x}, {y})',
                           f'"%d" % {x}', f'"%.2f" % {x}', f'"%5s|%-4s|" % ({x}, {y})',
                           f'"%x" % {x}', f'"%e" % {x}', f'"%g%%" % {x}', f'"%s" % ({x},)',
-                          '"%(plain)s" % v1', f'"%s %s" % {x}', f'"<%s>" % {x} ~ "!"'])
+                          '"%(plain)s" % v1', f'"%s %s" % {x}', f'"<%s>" % {x} ~ "!"',
+                          f'"<" ~ {lookup(rng, data)} ~ ">"', f'"%s|%s" % ({lookup(rng, data)}, {x})'])
         return [f"{key}: \"{{{{ {fmt} }}}}\""]
     op = rng.choice([f"acc.append({x})", f"acc.extend({x})", f"acc.insert(0, {x})",
                      "acc.pop()", "acc.reverse()", f"acc.remove({x})"])

@@ -301,6 +301,19 @@ fn mark_lookups(source: &str) -> Lookups {
     }
     // Every insertion, in source order (a wrapped lookup never holds a list literal or `%`).
     let python = rewrite::edits(&tokens);
+    // Lookups Jinja2 turns into text where they stand (`"x-" ~ a.b`, `"%s" % a.b`,
+    // `a.b | upper`): an undefined one is cloud-init's marker there too.
+    for &(a, b) in &python.paths {
+        if let Some(name) = path_name(&tokens[a..b]) {
+            let (first, last) = (&tokens[a].1, &tokens[b - 1].1);
+            edits.push((
+                first.start_offset as usize,
+                last.end_offset as usize,
+                names.len(),
+            ));
+            names.push((name, first.start_offset as usize));
+        }
+    }
     let mut inserts: Vec<(usize, String)> = Vec::with_capacity(edits.len() * 2);
     for (s, e, n) in edits {
         inserts.push((s, "__ci_var(".to_string()));

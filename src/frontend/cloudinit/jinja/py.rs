@@ -174,6 +174,12 @@ impl Object for View {
     fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
         Some(self.items.len())
     }
+    /// As `~` writes it: `dict_items([...])`.
+    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut out = String::new();
+        py_repr(&mut out, &Value::from_dyn_object(self.clone()));
+        f.write_str(&out)
+    }
 }
 
 /// Python's `repr()` of a template value.
@@ -232,7 +238,8 @@ fn py_repr(out: &mut String, value: &Value) {
         return;
     }
     match value.kind() {
-        ValueKind::Undefined => {}
+        // Jinja2's `Undefined.__repr__` (an undefined value inside a list or a dict).
+        ValueKind::Undefined => out.push_str("Undefined"),
         ValueKind::None => out.push_str("None"),
         ValueKind::Bool => out.push_str(if value.is_true() { "True" } else { "False" }),
         ValueKind::Number => match f64::try_from(value.clone()) {

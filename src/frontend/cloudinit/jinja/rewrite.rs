@@ -5,7 +5,12 @@
 //! found as Jinja2's parser finds it (`parse_pow`: a unary expression with its attributes,
 //! items, calls and filters, then `**`); anything else (`is` tests there, a `%` whose left
 //! side is not a string literal) is left as it was written. Only insertions, and `%` made
-//! `,` in place, so positions map back by the insertions alone.
+//! `,` in place, so positions map back by the insertions alone. It also names the lookups
+//! (`a.b`, `a["b"]`) that Jinja2 turns into text where they stand — an operand of `~`, the
+//! right side of a rewritten `%` or an item of its tuple, the value of a text filter
+//! (`upper`, `lower`, `capitalize`, `title`, `trim`, `replace`, `string`) — which `jinja.rs`
+//! wraps so that an undefined one prints cloud-init's marker, as `str()` of Jinja2's
+//! undefined does.
 
 use minijinja::machinery::{Span, Token};
 
@@ -16,6 +21,114 @@ type Tokens<'a> = [(Token<'a>, Span)];
 pub struct Edits {
     pub inserts: Vec<(usize, &'static str)>,
     pub commas: Vec<usize>,
+    /// Token ranges `[a, b)` of lookups printed as text where they stand.
+    pub paths: Vec<(usize, usize)>,
+}
+
+const KEYWORDS: &[&str] = &[
+    "in",
+    "and",
+    "or",
+    "not",
+    "if",
+    "else",
+    "elif",
+    "is",
+    "do",
+    "return",
+    "true",
+    "false",
+    "none",
+    "True",
+    "False",
+    "None",
+    "for",
+    "set",
+    "recursive",
+];
+
+/// Filters Jinja2 applies to `str()` of their value.
+const TEXT_FILTERS: &[&str] = &[
+    "upper",
+    "lower",
+    "capitalize",
+    "title",
+    "trim",
+    "replace",
+    "string",
+];
+
+/// The end of a lookup `name(.attr | .0 | ["key"] | [0])*` starting at `i`.
+fn bare_path(t: &Tokens<'_>, i: usize) -> Option<usize> {
+    match t.get(i)?.0 {
+        Token::Ident(n) if !KEYWORDS.contains(&n) => {}
+        _ => return None,
+    }
+    let mut i = i + 1;
+    loop {
+        match (
+            t.get(i).map(|x| &x.0),
+            t.get(i + 1).map(|x| &x.0),
+            t.get(i + 2).map(|x| &x.0),
+        ) {
+            (Some(Token::Dot), Some(Token::Ident(_) | Token::Int(_)), _) => i += 2,
+            (
+                Some(Token::BracketOpen),
+                Some(Token::Str(_) | Token::String(_) | Token::Int(_)),
+                Some(Token::BracketClose),
+            ) => i += 3,
+            _ => return Some(i),
+        }
+    }
+}
+
+/// A token that ends a `~` operand on its right (nothing binding tighter follows).
+fn ends_operand(t: Option<&Token<'_>>) -> bool {
+    match t {
+        Some(Token::Ident(w)) => matches!(*w, "if" | "else" | "and" | "or" | "in" | "not"),
+        Some(tok) => matches!(
+            tok,
+            Token::Tilde
+                | Token::VariableEnd
+                | Token::BlockEnd
+                | Token::ParenClose
+                | Token::Comma
+                | Token::BracketClose
+                | Token::BraceClose
+                | Token::Eq
+                | Token::Ne
+                | Token::Lt
+                | Token::Lte
+                | Token::Gt
+                | Token::Gte
+        ),
+        None => false,
+    }
+}
+
+/// A token that starts a `~` operand on its left (nothing binding tighter precedes).
+fn starts_operand(t: Option<&Token<'_>>) -> bool {
+    match t {
+        Some(Token::Ident(w)) => KEYWORDS.contains(w) && !matches!(*w, "is"),
+        Some(tok) => matches!(
+            tok,
+            Token::Tilde
+                | Token::VariableStart
+                | Token::Assign
+                | Token::ParenOpen
+                | Token::Comma
+                | Token::BracketOpen
+                | Token::BraceOpen
+                | Token::Colon
+                | Token::Eq
+                | Token::Ne
+                | Token::Lt
+                | Token::Lte
+                | Token::Gt
+                | Token::Gte
+        ),
+        None => false,
+    }
 }
 
 fn start(t: &Tokens<'_>, i: usize) -> usize {
@@ -159,12 +272,84 @@ pub fn edits(t: &Tokens<'_>) -> Edits {
                     e.inserts.push((start(t, i - 1), "__py_mod("));
                     e.commas.push(start(t, i));
                     e.inserts.push((end(t, j - 1), ")"));
+                    format_operands(t, i + 1, j, &mut e.paths);
+                }
+            }
+            Token::Ident(_) if inside => {
+                let Some(j) = bare_path(t, i) else { continue };
+                if matches!(
+                    i.checked_sub(1).map(|p| &t[p].0),
+                    Some(Token::Dot | Token::Pipe)
+                ) {
+                    continue;
+                }
+                // Parentheses around the lookup alone (not a call's) change nothing.
+                let (mut b, mut a) = (i, j);
+                while b >= 2
+                    && matches!(t[b - 1].0, Token::ParenOpen)
+                    && matches!(t.get(a).map(|x| &x.0), Some(Token::ParenClose))
+                    && !matches!(
+                        t[b - 2].0,
+                        Token::Ident(_) | Token::ParenClose | Token::BracketClose
+                    )
+                {
+                    b -= 1;
+                    a += 1;
+                }
+                let before = b.checked_sub(1).map(|p| &t[p].0);
+                let after = t.get(a).map(|x| &x.0);
+                let concat = (matches!(before, Some(Token::Tilde)) && ends_operand(after))
+                    || (matches!(after, Some(Token::Tilde)) && starts_operand(before));
+                let filtered = matches!(after, Some(Token::Pipe))
+                    && starts_operand(before)
+                    && matches!(t.get(a + 1).map(|x| &x.0), Some(Token::Ident(f)) if TEXT_FILTERS.contains(f));
+                if concat || filtered {
+                    e.paths.push((i, j));
                 }
             }
             _ => {}
         }
     }
+    e.paths.sort_unstable();
+    e.paths.dedup();
     e
+}
+
+/// The lookups `%` formats as text: the right operand `[i, j)` when it is one, or the
+/// items of its tuple that are.
+fn format_operands(t: &Tokens<'_>, i: usize, j: usize, paths: &mut Vec<(usize, usize)>) {
+    if bare_path(t, i) == Some(j) {
+        paths.push((i, j));
+        return;
+    }
+    if !matches!(t[i].0, Token::ParenOpen) || closing(t, i) != Some(j - 1) {
+        return;
+    }
+    let mut k = i + 1;
+    while k < j - 1 {
+        match bare_path(t, k) {
+            Some(end) if matches!(t[end].0, Token::Comma | Token::ParenClose) && end < j => {
+                paths.push((k, end));
+                k = end + 1;
+            }
+            _ => {
+                // Skip this item: to the next comma at this depth.
+                let mut depth = 0usize;
+                while k < j - 1 {
+                    match t[k].0 {
+                        Token::ParenOpen | Token::BracketOpen | Token::BraceOpen => depth += 1,
+                        Token::ParenClose | Token::BracketClose | Token::BraceClose => {
+                            depth = depth.saturating_sub(1)
+                        }
+                        Token::Comma if depth == 0 => break,
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                k += 1;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -210,5 +395,28 @@ mod tests {
             r#"{{ "%s" % x is defined }}"#
         );
         assert_eq!(rewritten("50% [1]"), "50% [1]");
+    }
+
+    #[test]
+    fn lookups_made_text_where_they_stand() {
+        let wrapped = |src: &str| -> Vec<String> {
+            let tokens: Vec<_> = tokenize(src, false, Default::default())
+                .collect::<Result<_, _>>()
+                .expect("tokens");
+            edits(&tokens)
+                .paths
+                .iter()
+                .map(|&(a, b)| src[start(&tokens, a)..end(&tokens, b - 1)].to_string())
+                .collect()
+        };
+        assert_eq!(
+            wrapped(
+                r#"{{ "x" ~ a.b ~ (c["d"]) }}{{ e | upper }}{{ "%s %s" % (f, g.h | length) }}"#
+            ),
+            ["a.b", "c[\"d\"]", "e", "f"]
+        );
+        // Not where Jinja2 keeps the undefined value: tests, defaults, arithmetic, calls.
+        assert!(wrapped(r#"{{ "x" ~ a is defined }}{{ a | default(1) }}{{ "x" ~ a * 2 }}{{ a }}{{ "x" ~ f(a) }}"#)
+            .is_empty());
     }
 }
