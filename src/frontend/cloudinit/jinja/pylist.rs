@@ -70,6 +70,13 @@ impl Object for PyList {
         Some(self.items().len())
     }
 
+    /// As `~` writes it: Python's `str()` of the list.
+    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&super::py::py_repr_string(&Value::from_dyn_object(
+            self.clone(),
+        )))
+    }
+
     fn call_method(
         self: &Arc<Self>,
         state: &mut State<'_, '_>,
