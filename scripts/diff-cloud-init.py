@@ -284,7 +284,8 @@ TUPLES = False
 DICT_OPS = [" | dictsort", " | dictsort | first", " | dictsort | last | join('=')",
             ".items()", ".keys()", ".values()", ".items() | list", " | items | list",
             ".items() | first", " | dictsort | map('first') | list", ".keys() | sort",
-            ".items() | length", " | dictsort(reverse=true) | first"]
+            ".items() | length", " | dictsort(reverse=true) | first",
+            " | dictsort(by='value') | first", ".values() | sort", ".values() | list | max"]
 
 
 def tuple_lines(rng, data, key):

@@ -103,13 +103,23 @@ pub fn render(payload: &str, data: &InstanceData) -> Rendered {
     let table = Arc::clone(&names);
     let first = Arc::new(AtomicUsize::new(usize::MAX));
     let first_seen = Arc::clone(&first);
-    env.add_function("__ci_var", move |value: Value, index: usize| -> Value {
+    let marked = move |value: Value, index: usize| -> Value {
         if value.is_undefined() {
             let _ = first_seen.compare_exchange(usize::MAX, index, Relaxed, Relaxed);
             let name = table.get(index).map_or("None", |(n, _)| n.as_str());
             Value::from(format!("{MISSING_PREFIX}{name}"))
         } else {
             value
+        }
+    };
+    let text = marked.clone();
+    env.add_function("__ci_var", marked);
+    // A lookup Jinja2 makes text of (`~`, a text filter): Python's `str()` of it.
+    env.add_function("__ci_str", move |value: Value, index: usize| -> Value {
+        let v = text(value, index);
+        match v.kind() {
+            minijinja::value::ValueKind::String => v,
+            _ => Value::from(py_str(&v)),
         }
     });
     let result = env
@@ -303,20 +313,25 @@ fn mark_lookups(source: &str) -> Lookups {
     let python = rewrite::edits(&tokens);
     // Lookups Jinja2 turns into text where they stand (`"x-" ~ a.b`, `"%s" % a.b`,
     // `a.b | upper`): an undefined one is cloud-init's marker there too.
-    for &(a, b) in &python.paths {
+    let mut edits: Vec<_> = edits
+        .into_iter()
+        .map(|(s, e, n)| (s, e, n, "__ci_var("))
+        .collect();
+    for &(a, b, as_text) in &python.paths {
         if let Some(name) = path_name(&tokens[a..b]) {
             let (first, last) = (&tokens[a].1, &tokens[b - 1].1);
             edits.push((
                 first.start_offset as usize,
                 last.end_offset as usize,
                 names.len(),
+                if as_text { "__ci_str(" } else { "__ci_var(" },
             ));
             names.push((name, first.start_offset as usize));
         }
     }
     let mut inserts: Vec<(usize, String)> = Vec::with_capacity(edits.len() * 2);
-    for (s, e, n) in edits {
-        inserts.push((s, "__ci_var(".to_string()));
+    for (s, e, n, wrap) in edits {
+        inserts.push((s, wrap.to_string()));
         inserts.push((e, format!(", {n})")));
     }
     inserts.extend(python.inserts.iter().map(|&(at, t)| (at, t.to_string())));

@@ -16,7 +16,16 @@ pub fn install(env: &mut Environment<'_>) {
     env.add_filter(
         "dictsort",
         |v: Value, kwargs: Kwargs| -> Result<Value, Error> {
-            minijinja::filters::dictsort(&v, kwargs).map(tuples)
+            let by_value = kwargs.peek::<Option<&str>>("by")? == Some("value");
+            let sorted = minijinja::filters::dictsort(&v, kwargs).map(tuples)?;
+            if by_value {
+                let values: Vec<Value> = sorted
+                    .try_iter()?
+                    .map(|pair| pair.get_item(&Value::from(1)).unwrap_or_default())
+                    .collect();
+                comparable(&Value::from(values), false, "<")?;
+            }
+            Ok(sorted)
         },
     );
     env.add_filter("items", |v: Value| -> Result<Value, Error> {
@@ -74,6 +83,38 @@ pub fn install(env: &mut Environment<'_>) {
             Ok(Value::from(out.join(&sep)))
         },
     );
+    // Python's sorted() / min() / max() raise on values they cannot compare (`1 < "a"`,
+    // `None < None`); minijinja orders anything.
+    env.add_filter(
+        "sort",
+        |state: &State, v: Value, kwargs: Kwargs| -> Result<Value, Error> {
+            let plain = !kwargs.has("attribute");
+            let sorted = minijinja::filters::sort(state, v, kwargs)?;
+            if plain {
+                comparable(&sorted, true, "<")?;
+            }
+            Ok(sorted)
+        },
+    );
+    for (name, f, op) in [
+        ("min", minijinja::filters::min as MinMax, "<"),
+        ("max", minijinja::filters::max as MinMax, ">"),
+    ] {
+        env.add_filter(
+            name,
+            move |state: &State, v: Value, kwargs: Kwargs| -> Result<Value, Error> {
+                if !kwargs.has("attribute") {
+                    let sorted = minijinja::filters::sort(
+                        state,
+                        v.clone(),
+                        Kwargs::from_iter(None::<(&str, Value)>),
+                    )?;
+                    comparable(&sorted, false, op)?;
+                }
+                f(state, v, kwargs)
+            },
+        );
+    }
     env.set_unknown_method_callback(methods);
     // What the source rewriting in jinja.rs calls: `"%s" % x` and list literals.
     env.add_function("__py_mod", |fmt: Value, args: Value| {
@@ -111,6 +152,70 @@ fn view_in(v: &Value) -> Option<&'static str> {
         ValueKind::Seq => v.try_iter().ok()?.find_map(|item| view_in(&item)),
         _ => None,
     }
+}
+
+type MinMax = fn(&State, Value, Kwargs) -> Result<Value, Error>;
+
+/// Python's class of a value for `<`: numbers with numbers, text with text, lists with
+/// lists, tuples with tuples; `None` and dicts with nothing.
+fn order_class(v: &Value) -> Option<u8> {
+    match v.kind() {
+        ValueKind::Bool | ValueKind::Number => Some(0),
+        ValueKind::String => Some(1),
+        ValueKind::Seq if v.is_tuple() => Some(3),
+        ValueKind::Seq | ValueKind::Iterable => Some(2),
+        _ => None,
+    }
+}
+
+/// Python's `a < b` raises: the names of the types that cannot be compared.
+fn cannot_compare(a: &Value, b: &Value) -> Option<(&'static str, &'static str)> {
+    let (ca, cb) = (order_class(a), order_class(b));
+    if ca.is_none() || ca != cb {
+        return Some((py_type(a), py_type(b)));
+    }
+    if ca == Some(2) || ca == Some(3) {
+        // Lexicographic: the first items that differ are compared.
+        let xs: Vec<Value> = a.try_iter().ok()?.collect();
+        let ys: Vec<Value> = b.try_iter().ok()?.collect();
+        let (x, y) = xs.iter().zip(&ys).find(|(x, y)| x != y)?;
+        return cannot_compare(x, y);
+    }
+    None
+}
+
+fn py_type(v: &Value) -> &'static str {
+    match v.kind() {
+        ValueKind::Bool => "bool",
+        ValueKind::Number if v.is_integer() => "int",
+        ValueKind::Number => "float",
+        ValueKind::String => "str",
+        ValueKind::None => "NoneType",
+        ValueKind::Undefined => "Undefined",
+        ValueKind::Map => "dict",
+        ValueKind::Seq if v.is_tuple() => "tuple",
+        _ => "list",
+    }
+}
+
+/// Python's `sorted()` of a sorted sequence raises where two neighbours cannot be compared
+/// (a sort compares every pair it leaves side by side). Jinja2's `sort` compares one-item
+/// lists (`make_multi_attrgetter`): equal neighbours are never compared with `<` then
+/// (`equal_ok`); `dictsort`, `min` and `max` compare the values themselves (`op`: `<`, `>`).
+fn comparable(sorted: &Value, equal_ok: bool, op: &str) -> Result<(), Error> {
+    let items: Vec<Value> = sorted.try_iter()?.collect();
+    for pair in items.windows(2) {
+        if equal_ok && pair[0] == pair[1] {
+            continue;
+        }
+        if let Some((a, b)) = cannot_compare(&pair[1], &pair[0]) {
+            return Err(Error::new(
+                minijinja::ErrorKind::InvalidOperation,
+                format!("TypeError: '{op}' not supported between instances of '{a}' and '{b}'"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Each pair of `seq` a tuple.

@@ -21,8 +21,9 @@ type Tokens<'a> = [(Token<'a>, Span)];
 pub struct Edits {
     pub inserts: Vec<(usize, &'static str)>,
     pub commas: Vec<usize>,
-    /// Token ranges `[a, b)` of lookups printed as text where they stand.
-    pub paths: Vec<(usize, usize)>,
+    /// Token ranges `[a, b)` of lookups printed as text where they stand, and whether Jinja2
+    /// takes their `str()` there (`~`, a text filter) rather than the value (`%`).
+    pub paths: Vec<(usize, usize, bool)>,
 }
 
 const KEYWORDS: &[&str] = &[
@@ -304,7 +305,7 @@ pub fn edits(t: &Tokens<'_>) -> Edits {
                     && starts_operand(before)
                     && matches!(t.get(a + 1).map(|x| &x.0), Some(Token::Ident(f)) if TEXT_FILTERS.contains(f));
                 if concat || filtered {
-                    e.paths.push((i, j));
+                    e.paths.push((i, j, true));
                 }
             }
             _ => {}
@@ -317,9 +318,9 @@ pub fn edits(t: &Tokens<'_>) -> Edits {
 
 /// The lookups `%` formats as text: the right operand `[i, j)` when it is one, or the
 /// items of its tuple that are.
-fn format_operands(t: &Tokens<'_>, i: usize, j: usize, paths: &mut Vec<(usize, usize)>) {
+fn format_operands(t: &Tokens<'_>, i: usize, j: usize, paths: &mut Vec<(usize, usize, bool)>) {
     if bare_path(t, i) == Some(j) {
-        paths.push((i, j));
+        paths.push((i, j, false));
         return;
     }
     if !matches!(t[i].0, Token::ParenOpen) || closing(t, i) != Some(j - 1) {
@@ -329,7 +330,7 @@ fn format_operands(t: &Tokens<'_>, i: usize, j: usize, paths: &mut Vec<(usize, u
     while k < j - 1 {
         match bare_path(t, k) {
             Some(end) if matches!(t[end].0, Token::Comma | Token::ParenClose) && end < j => {
-                paths.push((k, end));
+                paths.push((k, end, false));
                 k = end + 1;
             }
             _ => {
@@ -406,7 +407,7 @@ mod tests {
             edits(&tokens)
                 .paths
                 .iter()
-                .map(|&(a, b)| src[start(&tokens, a)..end(&tokens, b - 1)].to_string())
+                .map(|&(a, b, _)| src[start(&tokens, a)..end(&tokens, b - 1)].to_string())
                 .collect()
         };
         assert_eq!(
