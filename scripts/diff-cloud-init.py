@@ -35,6 +35,12 @@ blocks; cloud-init's own handlers (scripts/cloud_init_userdata.py: the jinja han
 instance data as on a machine) are compared with `strata cloud-init --instance-data`:
 
     /usr/bin/python3 scripts/diff-cloud-init.py --jinja --cases 2000 --seed 1
+
+`--jinja --tuples` also draws what Jinja2 gives as tuples or dict views: `dictsort`,
+`items`, `.items()` / `.keys()` / `.values()` (printed, listed, sorted, first, joined),
+loops over a mapping's pairs printing each pair, and tuple literals; and Python's
+`"fmt" % args` and `~` on existing and missing values, and list literals changed by `append`, `extend`,
+`insert`, `pop`, `reverse`, `remove` in `{% do %}`.
 """
 import argparse, copy, datetime, gzip, logging, os, random, subprocess, sys, tempfile
 
@@ -264,11 +270,53 @@ def lookup(rng, data):
     if roll < 0.15:
         path.append(rng.choice(["nope", "missing_key"]))
     expr = path[0] + "".join(p if p.startswith("[") else "." + p for p in path[1:])
+    if TUPLES and roll >= 0.15 and isinstance(node, dict) and rng.random() < 0.4:
+        # Where Jinja2 gives tuples and dict views (--tuples).
+        return expr + rng.choice(DICT_OPS)
     if roll > 0.85 and isinstance(node, str):
         expr += rng.choice([" | upper", " | length", ' | replace("-", "_")', ".split('-')"])
     elif roll > 0.8:
         expr += rng.choice([' | default("dflt")', " is defined"])
     return expr
+
+
+TUPLES = False
+DICT_OPS = [" | dictsort", " | dictsort | first", " | dictsort | last | join('=')",
+            ".items()", ".keys()", ".values()", ".items() | list", " | items | list",
+            ".items() | first", " | dictsort | map('first') | list", ".keys() | sort",
+            ".items() | length", " | dictsort(reverse=true) | first",
+            " | dictsort(by='value') | first", ".values() | sort", ".values() | list | max"]
+
+
+def tuple_lines(rng, data, key):
+    """A loop over a mapping's pairs, printed whole or unpacked, or a tuple literal (--tuples)."""
+    maps = [(top, k) for top in ("v1", "ds") for k in sorted(data.get(top, {}))
+            if isinstance(data[top][k], dict)]
+    if maps and rng.random() < 0.7:
+        top, k = rng.choice(maps)
+        src = f"{top}.{alias(k)}" + rng.choice([" | dictsort", ".items()", " | items"])
+        body = rng.choice(["{{ kv }}", "{{ kv[0] }}={{ kv[1] }}", "{{ kv | join(':') }}"])
+        return [f"{key}:", f"{{% for kv in {src} %}}", f"  - \"{body}\"", "{% endfor %}"]
+    lit = rng.choice(["(1, 'a')", "('one',)", "()", "[(1, 2), (3,)]", "(1, 2) + (3,)", "((1, 2),)"])
+    return [f'{key}: "{{{{ {lit} }}}}"']
+
+
+def python_lines(rng, data, key):
+    """Python's `%` formatting of existing values, or a list literal changed in place
+    (--tuples)."""
+    leaves = [f"v1.{alias(k)}" for k in sorted(data["v1"])]
+    x, y = rng.choice(leaves), rng.choice(leaves)
+    if rng.random() < 0.6:
+        fmt = rng.choice([f'"%s" % {x}', f'"%s-%s" % ({x}, {y})', f'"%r|%s" % ({x}, {y})',
+                          f'"%d" % {x}', f'"%.2f" % {x}', f'"%5s|%-4s|" % ({x}, {y})',
+                          f'"%x" % {x}', f'"%e" % {x}', f'"%g%%" % {x}', f'"%s" % ({x},)',
+                          '"%(plain)s" % v1', f'"%s %s" % {x}', f'"<%s>" % {x} ~ "!"',
+                          f'"<" ~ {lookup(rng, data)} ~ ">"', f'"%s|%s" % ({lookup(rng, data)}, {x})'])
+        return [f"{key}: \"{{{{ {fmt} }}}}\""]
+    op = rng.choice([f"acc.append({x})", f"acc.extend({x})", f"acc.insert(0, {x})",
+                     "acc.pop()", "acc.reverse()", f"acc.remove({x})"])
+    return ["{% set acc = [1] %}", f"{{% for k in v1 %}}{{% do acc.append(k) %}}{{% endfor %}}",
+            f"{{% do {op} %}}", f'{key}: "{{{{ acc }}}} {{{{ acc | length }}}}"']
 
 
 def jinja_part(rng, data):
@@ -286,6 +334,10 @@ def jinja_part(rng, data):
             lines += [f"{key}:", f"  - {{{{ {lookup(rng, data)} }}}}", f"  - x{{{{ {lookup(rng, data)} }}}}y"]
         elif form < 0.9:
             lines += [f"{{% if {lookup(rng, data)} %}}", f"{key}: yes-branch", "{% else %}", f"{key}: [no]", "{% endif %}"]
+        elif TUPLES and form < 0.93:
+            lines += tuple_lines(rng, data, key)
+        elif TUPLES and form < 0.97:
+            lines += python_lines(rng, data, key)
         else:
             lines += [f"{key}:", "{% for item in [1, 2] %}", f"  - {{{{ item }}}}-{{{{ {lookup(rng, data)} }}}}", "{% endfor %}"]
     return "\n".join(lines) + "\n"
@@ -335,7 +387,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--strata", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "strata"))
     ap.add_argument("--features", action="store_true", help="print how many cases had each YAML construct")
+    ap.add_argument("--tuples", action="store_true", help="with --jinja: also dictsort, items(), dict views, tuple literals, %% formatting, list methods")
     args = ap.parse_args()
+    global TUPLES
+    TUPLES = args.tuples
     if args.jinja:
         return jinja_main(args)
     rng = random.Random(args.seed)

@@ -22,7 +22,7 @@ fn key() -> &'static PrivateKey {
 
 fuzz_target!(|data: &[u8]| {
     if let Some((b'0', der)) = data.split_first() {
-        let _ = decrypt_der(der, key());
+        let _ = decrypt_der(der, key(), None);
         return;
     }
     let Ok(text) = std::str::from_utf8(data) else {
@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
         last = t.range.end;
     }
     let _ = is_encrypted(text);
-    match decrypt_string(text, key()) {
+    match decrypt_string(text, key(), None) {
         Ok((plain, parts)) => {
             assert_eq!(parts.len(), found.len());
             if found.is_empty() {

@@ -59,6 +59,7 @@ fuzz_target!(|data: &[u8]| {
         explain_levels: levels,
         eyaml_private_key: None,
         allow_encrypted: false,
+        env: None,
     };
     let settings = settings(flags);
     let mut sources = SourceMap::new();

@@ -72,6 +72,7 @@ pub(super) fn hiera_job(
             .map(|k| read_needed(&mut super::tree::Disk::strict(), &k))
             .transpose()?,
         allow_encrypted: o.allow_encrypted,
+        env: Some(|k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned())),
     })
 }
 

@@ -2,7 +2,8 @@
 //! `eyaml createkeys`): values decrypted (one line, `>` blocks, inside hashes and arrays,
 //! inside text), the key from the level's options (opened from the working directory) or
 //! `--eyaml-private-key`, `--allow-encrypted`, and every failure (no key, wrong key, corrupt
-//! block, GPG) at file:line with exit 1 and nothing on stdout. No decrypted secret may show
+//! block, GPG) at file:line with exit 1 and nothing on stdout; the key and certificate from
+//! environment variables (`pkcs7_private_key_env_var`), whose text is never shown. No decrypted secret may show
 //! in an explanation, a report, a warning or an error.
 
 use crate::util::{command, fixtures, strata, Run};
@@ -12,7 +13,7 @@ const FACTS: &str = "hiera/eyaml/site/facts.yaml";
 const KEY: &str = "hiera/eyaml/site/keys/private_key.pkcs7.pem";
 
 /// Every plaintext of the site's encrypted values.
-const SECRETS: [&str; 13] = [
+const SECRETS: [&str; 14] = [
     "node-db-pw-7Qx",
     "tok-node-Zr81",
     "tls-key-node-K9",
@@ -26,6 +27,7 @@ const SECRETS: [&str; 13] = [
     "Ii7",
     "Mm8",
     "other-key-Oo9",
+    "other-recipient-pw",
 ];
 
 fn lookup(hiera: &str, extra: &[&str]) -> Run {
@@ -208,4 +210,58 @@ fn the_whole_document_fails_whole() {
     let doc = out.ok();
     assert!(doc.contains("ENC[GPG,"), "{doc}");
     assert_eq!(secret_in(doc), None);
+}
+
+/// A run with the key pair in hiera-eyaml's environment variables.
+fn with_env(hiera: &str, private: &str, extra: &[&str]) -> Run {
+    let cert =
+        std::fs::read_to_string(fixtures().join("hiera/eyaml/site/keys/public_key.pkcs7.pem"))
+            .expect("the test certificate");
+    let out = command()
+        .args(["lookup", "--hiera", hiera, "--facts", FACTS])
+        .args(extra)
+        .env("EYAML_PRIVATE_KEY", private)
+        .env("EYAML_PUBLIC_KEY", cert)
+        .output()
+        .expect("run strata");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn keys_from_the_environment_are_used_and_never_shown() {
+    let key = std::fs::read_to_string(fixtures().join(KEY)).expect("the test key");
+    let hiera = "hiera/eyaml/site/hiera-env.yaml";
+    let run = with_env(hiera, &key, &["--explain-levels", "db_password"]);
+    let report = run.ok();
+    assert!(
+        report.contains("with $EYAML_PRIVATE_KEY (pkcs7_private_key_env_var"),
+        "{report}"
+    );
+    assert_eq!(secret_in(report), None, "{report}");
+    assert!(!report.contains("PRIVATE KEY-----"), "{report}");
+    let run = with_env(hiera, &key, &["--output", "json", "tls"]);
+    assert_eq!(run.json()["key"], "tls-key-node-K9");
+    // Not a key: OpenSSL's words, and nothing of the variable's text.
+    let run = with_env(hiera, "not-a-key-Xq7", &["db_password"]);
+    let err = run.fails(1);
+    assert!(err.contains("Neither PUB key nor PRIV key"), "{err}");
+    assert!(!err.contains("not-a-key-Xq7"), "{err}");
+    assert!(run.stdout.is_empty());
+    // The variable wins over the file (the other key does not pair with the certificate).
+    let other = std::fs::read_to_string(
+        fixtures().join("hiera/eyaml/site/otherkeys/private_key.pkcs7.pem"),
+    )
+    .expect("the other test key");
+    let run = with_env("hiera/eyaml/site/hiera-both.yaml", &other, &["db_password"]);
+    let err = run.fails(1);
+    assert!(
+        err.contains("private key does not match certificate"),
+        "{err}"
+    );
+    assert!(err.contains("[no-effect]"), "{err}");
+    assert!(!err.contains("PRIVATE KEY-----"), "{err}");
 }

@@ -2,14 +2,21 @@
 //! (`handlers/jinja_template.py`, `templater.py`): with the instance data (`instance`), by
 //! minijinja configured as cloud-init configures Jinja2 (`trim_blocks`, no `lstrip_blocks`, no
 //! autoescape, the first trailing newline kept, the `do` statement, Python's methods), values
-//! printed as Python's `str()` prints them, an undefined lookup printed as cloud-init's
-//! `CI_MISSING_JINJA_VAR/name` marker, and errors named as Jinja2 names them.
+//! printed as Python's `str()` prints them (`py`), an undefined lookup printed as
+//! cloud-init's `CI_MISSING_JINJA_VAR/name` marker, Python's `"fmt" % args` (`printf`) and
+//! mutable list literals (`pylist`) by rewriting the source (`rewrite`), and errors named as
+//! Jinja2 names them.
+
+mod printf;
+mod py;
+mod pylist;
+mod rewrite;
 
 use super::instance::InstanceData;
-use crate::value::py::{float_repr, str_repr};
 use minijinja::machinery::{tokenize, Token};
-use minijinja::value::{Value, ValueKind};
+use minijinja::value::Value;
 use minijinja::{Environment, ErrorKind, UndefinedBehavior};
+use py::py_str;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -78,7 +85,7 @@ pub fn render(payload: &str, data: &InstanceData) -> Rendered {
     let names = Arc::new(names);
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Lenient);
-    env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+    py::install(&mut env);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.set_fuel(Some(FUEL));
     if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
@@ -96,13 +103,23 @@ pub fn render(payload: &str, data: &InstanceData) -> Rendered {
     let table = Arc::clone(&names);
     let first = Arc::new(AtomicUsize::new(usize::MAX));
     let first_seen = Arc::clone(&first);
-    env.add_function("__ci_var", move |value: Value, index: usize| -> Value {
+    let marked = move |value: Value, index: usize| -> Value {
         if value.is_undefined() {
             let _ = first_seen.compare_exchange(usize::MAX, index, Relaxed, Relaxed);
             let name = table.get(index).map_or("None", |(n, _)| n.as_str());
             Value::from(format!("{MISSING_PREFIX}{name}"))
         } else {
             value
+        }
+    };
+    let text = marked.clone();
+    env.add_function("__ci_var", marked);
+    // A lookup Jinja2 makes text of (`~`, a text filter): Python's `str()` of it.
+    env.add_function("__ci_str", move |value: Value, index: usize| -> Value {
+        let v = text(value, index);
+        match v.kind() {
+            minijinja::value::ValueKind::String => v,
+            _ => Value::from(py_str(&v)),
         }
     });
     let result = env
@@ -191,6 +208,9 @@ fn failure(e: &minijinja::Error, source: &str, shifts: &[(usize, usize)]) -> Ren
             "TypeError",
             subtraction_hint(source, e.range()).unwrap_or(detail),
         ),
+        ErrorKind::InvalidOperation if python_error(&detail).is_some() => {
+            python_error(&detail).unwrap_or(("TypeError", String::new()))
+        }
         ErrorKind::OutOfFuel => ("ResourceLimit", format!("more than {FUEL} template steps")),
         kind => ("TemplateError", format!("{kind}: {detail}")),
     };
@@ -200,6 +220,23 @@ fn failure(e: &minijinja::Error, source: &str, shifts: &[(usize, usize)]) -> Ren
         line,
         col,
     }
+}
+
+/// A Python exception raised by strata's Python helpers (`printf`, `pylist`): its name and
+/// message.
+fn python_error(detail: &str) -> Option<(&'static str, String)> {
+    [
+        "TypeError",
+        "ValueError",
+        "IndexError",
+        "KeyError",
+        "OverflowError",
+    ]
+    .into_iter()
+    .find_map(|kind| {
+        let rest = detail.strip_prefix(kind)?.strip_prefix(": ")?;
+        Some((kind, rest.to_string()))
+    })
 }
 
 fn undefined_detail(detail: &str) -> String {
@@ -272,22 +309,57 @@ fn mark_lookups(source: &str) -> Lookups {
         }
         i = end + 1;
     }
-    let mut out = String::with_capacity(source.len() + edits.len() * 16);
+    // Every insertion, in source order (a wrapped lookup never holds a list literal or `%`).
+    let python = rewrite::edits(&tokens);
+    // Lookups Jinja2 turns into text where they stand (`"x-" ~ a.b`, `"%s" % a.b`,
+    // `a.b | upper`): an undefined one is cloud-init's marker there too.
+    let mut edits: Vec<_> = edits
+        .into_iter()
+        .map(|(s, e, n)| (s, e, n, "__ci_var("))
+        .collect();
+    for &(a, b, as_text) in &python.paths {
+        if let Some(name) = path_name(&tokens[a..b]) {
+            let (first, last) = (&tokens[a].1, &tokens[b - 1].1);
+            edits.push((
+                first.start_offset as usize,
+                last.end_offset as usize,
+                names.len(),
+                if as_text { "__ci_str(" } else { "__ci_var(" },
+            ));
+            names.push((name, first.start_offset as usize));
+        }
+    }
+    let mut inserts: Vec<(usize, String)> = Vec::with_capacity(edits.len() * 2);
+    for (s, e, n, wrap) in edits {
+        inserts.push((s, wrap.to_string()));
+        inserts.push((e, format!(", {n})")));
+    }
+    inserts.extend(python.inserts.iter().map(|&(at, t)| (at, t.to_string())));
+    inserts.sort_by_key(|&(at, _)| at);
+    let mut out = String::with_capacity(source.len() + inserts.len() * 12);
     let mut shifts = Vec::new();
     let mut at = 0;
-    for (s, e, n) in edits {
-        out.push_str(&source[at..s]);
-        shifts.push((out.len(), "__ci_var(".len()));
-        out.push_str("__ci_var(");
-        out.push_str(&source[s..e]);
-        let tail = format!(", {n})");
-        shifts.push((out.len(), tail.len()));
-        out.push_str(&tail);
-        at = e;
+    for (s, text) in &inserts {
+        out.push_str(&source[at..*s]);
+        shifts.push((out.len(), text.len()));
+        out.push_str(text);
+        at = *s;
     }
     out.push_str(&source[at..]);
+    // `%` made `,` in place: same length, so no shift.
+    let mut out = out.into_bytes();
+    for c in python.commas {
+        let moved: usize = inserts
+            .iter()
+            .take_while(|(s, _)| *s <= c)
+            .map(|(_, t)| t.len())
+            .sum();
+        if out.get(c + moved) == Some(&b'%') {
+            out[c + moved] = b',';
+        }
+    }
     Lookups {
-        source: out,
+        source: String::from_utf8(out).unwrap_or_else(|_| source.to_string()),
         names,
         shifts,
     }
@@ -342,62 +414,4 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
         before.matches('\n').count() + 1,
         before[line_start..].chars().count() + 1,
     )
-}
-
-/// Python's `str()` of a template value, as Jinja2 prints it.
-fn py_str(value: &Value) -> String {
-    match value.kind() {
-        ValueKind::Undefined => String::new(),
-        ValueKind::String => value.as_str().unwrap_or_default().to_string(),
-        _ => {
-            let mut out = String::new();
-            py_repr(&mut out, value);
-            out
-        }
-    }
-}
-
-fn py_repr(out: &mut String, value: &Value) {
-    match value.kind() {
-        ValueKind::Undefined => {}
-        ValueKind::None => out.push_str("None"),
-        ValueKind::Bool => out.push_str(if value.is_true() { "True" } else { "False" }),
-        ValueKind::Number => match f64::try_from(value.clone()) {
-            Ok(f) if !value.is_integer() => out.push_str(&float_repr(f)),
-            _ => out.push_str(&value.to_string()),
-        },
-        ValueKind::String => str_repr(out, value.as_str().unwrap_or_default()),
-        ValueKind::Bytes => {
-            out.push('b');
-            let bytes = value.as_bytes().unwrap_or_default();
-            str_repr(out, &String::from_utf8_lossy(bytes));
-        }
-        ValueKind::Map => {
-            out.push('{');
-            if let Ok(keys) = value.try_iter() {
-                for (i, k) in keys.enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    py_repr(out, &k);
-                    out.push_str(": ");
-                    py_repr(out, &value.get_item(&k).unwrap_or_default());
-                }
-            }
-            out.push('}');
-        }
-        ValueKind::Seq | ValueKind::Iterable => {
-            out.push('[');
-            if let Ok(items) = value.try_iter() {
-                for (i, item) in items.enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    py_repr(out, &item);
-                }
-            }
-            out.push(']');
-        }
-        _ => out.push_str(&value.to_string()),
-    }
 }

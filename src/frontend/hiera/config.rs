@@ -38,11 +38,16 @@ pub struct Level {
 }
 
 /// The options of an `eyaml_lookup_key` level (its own `options`, else the defaults'), as
-/// written: a relative key path is opened from the working directory, as hiera-eyaml does.
+/// written (Puppet interpolates them, scope variables only, when the key is read): a
+/// relative key path is opened from the working directory, as hiera-eyaml does.
 #[derive(Clone, Debug)]
 pub struct Eyaml {
     pub private_key: Option<String>,
     pub public_key: Option<String>,
+    /// `pkcs7_private_key_env_var`: the name of an environment variable holding the PEM text.
+    pub private_key_env: Option<String>,
+    /// `pkcs7_public_key_env_var`: the same for the certificate.
+    pub public_key_env: Option<String>,
     /// Where the function was named (the level, or the defaults).
     pub span: Span,
 }
@@ -65,6 +70,8 @@ fn eyaml_options(opts: Option<&Node>, span: Span) -> Result<Eyaml> {
     Ok(Eyaml {
         private_key: get("pkcs7_private_key")?,
         public_key: get("pkcs7_public_key")?,
+        private_key_env: get("pkcs7_private_key_env_var")?,
+        public_key_env: get("pkcs7_public_key_env_var")?,
         span,
     })
 }

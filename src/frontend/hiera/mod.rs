@@ -15,9 +15,11 @@ pub mod eyaml;
 pub mod facts;
 pub mod index;
 pub mod interp;
+pub mod keyring;
 pub mod locate;
 pub mod lookup;
 pub mod options;
+pub mod pkcs7;
 pub mod report;
 pub mod ruby;
 pub mod secrets;
@@ -61,6 +63,8 @@ pub struct HieraJob {
     pub eyaml_private_key: Option<Input>,
     /// `--allow-encrypted`: eyaml `ENC[...]` values are left as written.
     pub allow_encrypted: bool,
+    /// The environment (hiera-eyaml's `pkcs7_private_key_env_var`).
+    pub env: Option<fn(&str) -> Option<String>>,
 }
 
 /// The result, plus the `--explain-levels` report when asked for.
@@ -218,6 +222,7 @@ pub fn render(
     h.slicing = job.key.is_some();
     h.secrets.key_override = job.eyaml_private_key;
     h.secrets.allow_encrypted = job.allow_encrypted;
+    h.secrets.env = job.env;
     // A failure keeps the warnings gathered before it (an empty interpolation explains a
     // value not found): they are printed before the error.
     let keep = |e: Error, h: &mut Hiera<'_>| {

@@ -6,7 +6,8 @@
 //! `redact` can take it out of the `--explain` trace, the `--explain-levels` report, warnings
 //! and errors: strata prints a decrypted secret only as the looked-up value itself.
 
-use super::eyaml::{self, EyamlError, PrivateKey};
+use super::eyaml::{self, EyamlError};
+use super::keyring::Material;
 use super::state::Hiera;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontend::Input;
@@ -27,8 +28,10 @@ pub struct Secrets {
     pub key_override: Option<Input>,
     /// `--allow-encrypted`: `ENC[...]` values stay as written (nothing is decrypted).
     pub allow_encrypted: bool,
-    /// Keys read so far, by path (`None`: the override), or why they could not be.
-    keys: FxHashMap<Option<String>, std::result::Result<Rc<PrivateKey>, String>>,
+    /// The environment (`pkcs7_private_key_env_var`): the CLI's, none in tests of the library.
+    pub env: Option<fn(&str) -> Option<String>>,
+    /// Each eyaml level's key material read so far, or why it could not be.
+    pub(super) material: FxHashMap<usize, std::result::Result<Rc<Material>, String>>,
     /// Every plaintext decrypted so far.
     plain: Vec<String>,
     /// How many values were decrypted (for the report).
@@ -112,24 +115,26 @@ impl Hiera<'_> {
     }
 
     fn decrypt_str(&mut self, s: &str, span: Span, at: &At<'_>) -> Result<String> {
-        let fail = |h: &Self, e: String| h.failure(s, span, at, &e);
-        eyaml::check_schemes(s).map_err(|e| fail(self, e.to_string()))?;
-        let key = if eyaml::tokens(s).is_empty() {
-            None
-        } else {
-            Some(self.private_key(at.level).map_err(|e| fail(self, e))?)
-        };
-        let Some(key) = key else {
+        eyaml::check_schemes(s).map_err(|e| self.failure(s, span, at, &e.to_string()))?;
+        if eyaml::tokens(s).is_empty() {
             // Text that only looks like a token: kept, chomped as hiera-eyaml does.
             return Ok(eyaml::chomp(s.to_string()));
+        }
+        let m = self
+            .material(at.level)
+            .map_err(|e| self.failure(s, span, at, &e))?;
+        let (text, parts) = match eyaml::decrypt_string(s, &m.key, m.cert.as_deref()) {
+            Ok(done) => done,
+            Err(e) => {
+                let why = match e {
+                    EyamlError::BadDecrypt | EyamlError::Mismatch | EyamlError::NoRecipient => {
+                        format!("{e} (key: {})", m.name)
+                    }
+                    e => e.to_string(),
+                };
+                return Err(self.failure(s, span, at, &why));
+            }
         };
-        let (text, parts) = eyaml::decrypt_string(s, &key).map_err(|e| {
-            let e = match e {
-                EyamlError::BadDecrypt => format!("{e} (key: {})", self.key_name(at.level)),
-                e => e.to_string(),
-            };
-            fail(self, e)
-        })?;
         self.secrets.count += 1;
         for p in parts {
             self.remember(p);
@@ -158,73 +163,6 @@ impl Hiera<'_> {
         }
     }
 
-    /// The key file a level decrypts with, as the user named it.
-    fn key_name(&self, level: usize) -> String {
-        match (&self.secrets.key_override, &self.config.levels[level].eyaml) {
-            (Some(i), _) => format!("{} (--eyaml-private-key)", i.name),
-            (None, Some(e)) => match &e.private_key {
-                Some(p) => format!(
-                    "{p} (pkcs7_private_key of hierarchy entry \"{}\")",
-                    self.config.levels[level].name
-                ),
-                None => "no key".into(),
-            },
-            (None, None) => "no key".into(),
-        }
-    }
-
-    fn private_key(&mut self, level: usize) -> std::result::Result<Rc<PrivateKey>, String> {
-        let Some(opts) = self.config.levels[level].eyaml.clone() else {
-            return Err("not an eyaml level".into());
-        };
-        let id = match &self.secrets.key_override {
-            Some(_) => None,
-            None => Some(opts.private_key.clone().ok_or_else(|| {
-                "pkcs7_private_key is not defined (give the level's options a pkcs7_private_key, or --eyaml-private-key FILE)".to_string()
-            })?),
-        };
-        if id.is_some() && opts.public_key.is_none() {
-            return Err(
-                "pkcs7_public_key is not defined (hiera-eyaml needs it beside the private key)"
-                    .into(),
-            );
-        }
-        if let Some(k) = self.secrets.keys.get(&id) {
-            return k.clone();
-        }
-        let read = match (&id, &self.secrets.key_override) {
-            (None, Some(input)) => Ok(Some(input.bytes.clone())),
-            (Some(p), _) => self
-                .files
-                .read(Path::new(p))
-                .map(|i| i.map(|i| i.bytes))
-                .map_err(|e| e.message),
-            (None, None) => Ok(None),
-        };
-        let key = match read {
-            Ok(Some(bytes)) => String::from_utf8(bytes)
-                .map_err(|_| EyamlError::Key("not PEM text".into()))
-                .and_then(|t| PrivateKey::from_pem(&t))
-                .map(Rc::new)
-                .map_err(|e| format!("{e} ({})", self.key_name(level))),
-            Ok(None) => {
-                let relative = id.as_deref().is_some_and(|p| Path::new(p).is_relative());
-                Err(format!(
-                    "the private key file {} does not exist{}",
-                    self.key_name(level),
-                    if relative {
-                        " (a relative path is opened from the working directory, as hiera-eyaml opens it)"
-                    } else {
-                        ""
-                    }
-                ))
-            }
-            Err(m) => Err(format!("{m} ({})", self.key_name(level))),
-        };
-        self.secrets.keys.insert(id, key.clone());
-        key
-    }
-
     fn failure(&self, s: &str, span: Span, at: &At<'_>, why: &str) -> Error {
         let shown = eyaml::tokens(s)
             .first()
@@ -250,6 +188,8 @@ impl Hiera<'_> {
         .at(span)
         .hint(if why.starts_with("Could not parse") {
             "the ENC[...] block is damaged: encrypt the value again (eyaml encrypt), or --allow-encrypted to print ENC[...] values as written"
+        } else if why.starts_with("source sequence") {
+            "the plaintext is not UTF-8 text, which Puppet cannot print: encrypt the text again (eyaml encrypt -s), or --allow-encrypted to print ENC[...] values as written"
         } else if why.starts_with("unsupported") {
             "encrypt the value with PKCS7 (eyaml encrypt), or --allow-encrypted to print ENC[...] values as written"
         } else {
