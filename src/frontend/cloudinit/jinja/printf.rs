@@ -65,7 +65,7 @@ impl Args {
 }
 
 /// `fmt % args`.
-pub fn py_mod(fmt: &Value, args: &Value) -> Result<Value, Error> {
+pub(super) fn py_mod(fmt: &Value, args: &Value) -> Result<Value, Error> {
     let Some(fmt) = fmt.as_str() else {
         return Err(type_error(format!(
             "unsupported operand type(s) for %: '{}' and '{}'",

@@ -12,7 +12,7 @@ use minijinja::{Environment, Error, State};
 use std::sync::Arc;
 
 /// The filters and methods that give tuples where Jinja2 does.
-pub fn install(env: &mut Environment<'_>) {
+pub(super) fn install(env: &mut Environment<'_>) {
     env.add_filter(
         "dictsort",
         |v: Value, kwargs: Kwargs| -> Result<Value, Error> {
@@ -288,14 +288,14 @@ impl Object for View {
 }
 
 /// Python's `repr()` of a template value.
-pub fn py_repr_string(value: &Value) -> String {
+pub(super) fn py_repr_string(value: &Value) -> String {
     let mut out = String::new();
     py_repr(&mut out, value);
     out
 }
 
 /// Python's `str()` of a template value, as Jinja2 prints it.
-pub fn py_str(value: &Value) -> String {
+pub(super) fn py_str(value: &Value) -> String {
     match value.kind() {
         ValueKind::Undefined => String::new(),
         ValueKind::String => value.as_str().unwrap_or_default().to_string(),

@@ -11,10 +11,10 @@ use minijinja::{Error, ErrorKind, State};
 use std::sync::{Arc, Mutex};
 
 #[derive(Debug, Default)]
-pub struct PyList(Mutex<Vec<Value>>);
+pub(super) struct PyList(Mutex<Vec<Value>>);
 
 impl PyList {
-    pub fn make(items: &Value) -> Result<Value, Error> {
+    pub(super) fn make(items: &Value) -> Result<Value, Error> {
         Ok(Value::from_object(PyList(Mutex::new(
             items.try_iter()?.collect(),
         ))))

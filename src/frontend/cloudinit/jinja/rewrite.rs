@@ -18,7 +18,7 @@ type Tokens<'a> = [(Token<'a>, Span)];
 
 /// Text inserted at byte offsets, and the offsets of `%` signs to write as `,`.
 #[derive(Default)]
-pub struct Edits {
+pub(super) struct Edits {
     pub inserts: Vec<(usize, &'static str)>,
     pub commas: Vec<usize>,
     /// Token ranges `[a, b)` of lookups printed as text where they stand, and whether Jinja2
@@ -239,7 +239,7 @@ fn pow(t: &Tokens<'_>, i: usize) -> Option<usize> {
 }
 
 /// The edits for a whole template's tokens.
-pub fn edits(t: &Tokens<'_>) -> Edits {
+pub(super) fn edits(t: &Tokens<'_>) -> Edits {
     let mut e = Edits::default();
     let mut inside = false;
     for i in 0..t.len() {
