@@ -17,7 +17,7 @@ data files with random values, `lookup_options` in random levels (exact keys and
 every strategy and deep option, `convert_to: Array` / `[Array, true]`), data interpolation,
 dotted keys, a facts file (now and then overriding some of hostname / domain / fqdn /
 clientcert, which Puppet refuses), and an explicit `--merge` with deep flags in some cases.
-In about a third of the cases one level (not common.yaml) is a hiera-eyaml level
+In about a third of the cases (`--eyaml-share`) one level (not common.yaml) is a hiera-eyaml level
 (`lookup_key: eyaml_lookup_key`, fixtures/hiera/eyaml's test keys by absolute path): its
 files hold plain values and `ENC[PKCS7,...]` strings (encrypted by `openssl smime -encrypt
 -aes256 -binary -outform DER`, as hiera-eyaml's `OpenSSL::PKCS7::encrypt` does), one-line or
@@ -28,7 +28,7 @@ Results are kept in the case folder (`puppet.txt`), so `--reuse` compares strata
 running puppet. Each lookup runs twice with the data files' indexes kept in between
 (docs/frontends/hiera.md): both runs must give the same output.
 
-    /usr/bin/python3 scripts/diff-hiera.py [--seed N] [--cases N] [--minutes M] [--jobs N]
+    /usr/bin/python3 scripts/diff-hiera.py [--seed N] [--cases N] [--minutes M] [--jobs N] [--eyaml-share P]
         [--out DIR] [--reuse] [--strata PATH] [--oracle PATH/hiera.py]
 
 The cases go to a new temporary folder unless `--out` names one (printed at the end). Prints
@@ -384,6 +384,10 @@ def hiera_text(r, levels):
     return "\n".join(out) + "\n"
 
 
+# The share of cases with an eyaml level (--eyaml-share).
+EYAML_SHARE = [0.35]
+
+
 def make_case(r, d):
     facts = {"nodename": r.choice(["web01", "db01"]), "role": r.choice(["web", "db"]),
              "location": {"dc": r.choice(["ams1", "fra2"])}}
@@ -401,7 +405,7 @@ def make_case(r, d):
     ]
     chosen = r.sample(templates[:-1], nlevels - 1) + [templates[-1]]
     eyaml_level = None
-    if r.random() < 0.35:
+    if r.random() < EYAML_SHARE[0]:
         i = r.randrange(len(chosen) - 1)
         name, loc, fnames = chosen[i]
         loc = dict(loc, lookup_key="eyaml_lookup_key", options={
@@ -551,6 +555,8 @@ def main():
     ap.add_argument("--minutes", type=float, default=0,
                     help="stop starting new cases after this long (0: no limit)")
     ap.add_argument("--jobs", type=int, default=1, help="puppet lookups run at once")
+    ap.add_argument("--eyaml-share", type=float, default=0.35,
+                    help="share of cases with an eyaml level (1: every case; the draws stay the same)")
     ap.add_argument("--out", default=None, help="where the cases go (default: a new temporary folder)")
     ap.add_argument("--reuse", action="store_true")
     ap.add_argument("--strata", default=os.path.join(ROOT, "target", "debug", "strata"))
@@ -561,6 +567,7 @@ def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(a.oracle)))
     import hiera as oracle  # noqa: E402  (the oracle script, imported for its functions)
 
+    EYAML_SHARE[0] = a.eyaml_share
     out = a.out or tempfile.mkdtemp(prefix="diff-hiera-")
     r = random.Random(a.seed)
     base = os.path.join(out, "seed%d" % a.seed)
