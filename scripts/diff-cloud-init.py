@@ -274,7 +274,10 @@ def lookup(rng, data):
         # Where Jinja2 gives tuples and dict views (--tuples).
         return expr + rng.choice(DICT_OPS)
     if roll > 0.85 and isinstance(node, str):
-        expr += rng.choice([" | upper", " | length", ' | replace("-", "_")', ".split('-')"])
+        expr += rng.choice([" | upper", " | length", ' | replace("-", "_")', ".split('-')",
+                            " | center(9)", " | wordcount", " | truncate(7)", " | truncate(5, true, '~')"])
+    elif roll > 0.85 and isinstance(node, (int, float)) and not isinstance(node, bool):
+        expr += rng.choice([" | filesizeformat", " | filesizeformat(true)", " | center(7)"])
     elif roll > 0.8:
         expr += rng.choice([' | default("dflt")', " is defined"])
     return expr

@@ -11,6 +11,7 @@ mod printf;
 mod py;
 mod pylist;
 mod rewrite;
+mod text;
 
 use super::instance::InstanceData;
 use minijinja::machinery::{tokenize, Token};
@@ -86,6 +87,7 @@ pub fn render(payload: &str, data: &InstanceData) -> Rendered {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Lenient);
     py::install(&mut env);
+    text::install(&mut env);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.set_fuel(Some(FUEL));
     if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()

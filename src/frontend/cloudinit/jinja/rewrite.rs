@@ -8,7 +8,8 @@
 //! `,` in place, so positions map back by the insertions alone. It also names the lookups
 //! (`a.b`, `a["b"]`) that Jinja2 turns into text where they stand — an operand of `~`, the
 //! right side of a rewritten `%` or an item of its tuple, the value of a text filter
-//! (`upper`, `lower`, `capitalize`, `title`, `trim`, `replace`, `string`) — which `jinja.rs`
+//! (`upper`, `lower`, `capitalize`, `title`, `trim`, `replace`, `string`, `center`,
+//! `wordcount`) — which `jinja.rs`
 //! wraps so that an undefined one prints cloud-init's marker, as `str()` of Jinja2's
 //! undefined does.
 
@@ -57,6 +58,8 @@ const TEXT_FILTERS: &[&str] = &[
     "trim",
     "replace",
     "string",
+    "center",
+    "wordcount",
 ];
 
 /// The end of a lookup `name(.attr | .0 | ["key"] | [0])*` starting at `i`.
