@@ -24,8 +24,8 @@ fn value_error(msg: impl Into<String>) -> Error {
     )
 }
 
-/// Python's type name of a value (for messages).
-fn type_name(v: &Value) -> &'static str {
+/// Python's type name of a value (for messages; Jinja2's undefined counts as `None`).
+pub(super) fn type_name(v: &Value) -> &'static str {
     match v.kind() {
         ValueKind::String => "str",
         ValueKind::Bool => "bool",

@@ -99,12 +99,7 @@ impl Object for PyList {
                         "TypeError",
                         &format!(
                             "'{}' object is not iterable",
-                            match kind {
-                                ValueKind::None => "NoneType",
-                                ValueKind::Bool => "bool",
-                                _ if args[0].is_integer() => "int",
-                                _ => "float",
-                            }
+                            super::printf::type_name(&args[0])
                         ),
                     ));
                 }

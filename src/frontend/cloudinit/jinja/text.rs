@@ -4,6 +4,7 @@
 //! `truncate` (at a word boundary unless `killwords`, with the environment's default leeway
 //! of 5). Their failures are Python's exceptions, worded as Python words them.
 
+use super::printf::type_name;
 use super::py::py_str;
 use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind};
@@ -74,23 +75,9 @@ fn py_float(value: &Value) -> Result<f64, Error> {
             "TypeError",
             format!(
                 "float() argument must be a string or a real number, not '{}'",
-                py_type(value)
+                type_name(value)
             ),
         )),
-    }
-}
-
-/// The Python type name of a template value.
-fn py_type(value: &Value) -> &'static str {
-    match value.kind() {
-        ValueKind::None | ValueKind::Undefined => "NoneType",
-        ValueKind::Bool => "bool",
-        ValueKind::Number if value.is_integer() => "int",
-        ValueKind::Number => "float",
-        ValueKind::String => "str",
-        ValueKind::Seq => "list",
-        ValueKind::Map => "dict",
-        _ => "object",
     }
 }
 
@@ -172,11 +159,11 @@ fn truncate(
             if len <= length.saturating_add(leeway) {
                 return Ok(value);
             }
-            let message = format!("'{}' object has no attribute 'rsplit'", py_type(&value));
+            let message = format!("'{}' object has no attribute 'rsplit'", type_name(&value));
             return Err(py_error("AttributeError", message));
         }
         _ => {
-            let message = format!("object of type '{}' has no len()", py_type(&value));
+            let message = format!("object of type '{}' has no len()", type_name(&value));
             return Err(py_error("TypeError", message));
         }
     };
