@@ -4,7 +4,7 @@
 
 use crate::error::warning::{Action, Policy};
 use crate::error::{Error, ErrorKind, WarnKind, Warning};
-use crate::frontend::Settings;
+use crate::frontend::{Run, Settings};
 use crate::load::YamlVersion;
 use crate::render::{self, Format};
 use crate::rendered::Rendered;
@@ -33,7 +33,7 @@ use ardana::ArdanaAction;
 use files::{write_stdout_with, MAX_INPUT_SIZE};
 use hiera::{run_explain_levels, HieraOpts};
 pub use out::write_out_with;
-use tree::{Disk, Tree};
+use tree::{Disk, Tree, TreeFiles};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -381,7 +381,8 @@ fn dispatch(
     tree: &mut dyn Tree,
 ) -> Result<Rendered, Error> {
     let job = job::build(command, tree, settings)?;
-    job::render(job, tree, sources, settings)
+    let mut files = TreeFiles::indexed(tree);
+    job::render(job, &mut Run::new(sources, settings, &mut files))
 }
 
 /// Runs a command line (without the program name) in-process with `--explain` on, returning

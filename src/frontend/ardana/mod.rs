@@ -13,13 +13,13 @@ mod walk;
 pub mod write;
 
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
-use crate::frontend::{add_text_input, parse_inputs, Files, Parsed, Settings};
+use crate::frontend::{add_text_input, parse_inputs, Parsed, Run};
 use crate::load;
 use crate::merge::fold::Fold;
 use crate::merge::{Outcome, RuleRef, Trace};
 use crate::rendered::Rendered;
 use crate::strategy::Origin;
-use crate::value::{Key, Kind, List, Map, Node, Path, SourceMap, Span};
+use crate::value::{Key, Kind, List, Map, Node, Path, Span};
 use combine::{Model, Placed};
 use std::path::{Path as FsPath, PathBuf};
 use walk::Entry;
@@ -29,33 +29,21 @@ pub struct ArdanaJob {
     pub dir: PathBuf,
 }
 
-/// Reads the model in `job.dir` into the combined model.
-pub fn read(
-    job: &ArdanaJob,
-    files: &mut dyn Files,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<Rendered> {
-    let mut run = Run {
-        files,
-        sources,
-        settings,
+/// Reads the model in `job.dir` (from the run's store) into the combined model.
+pub fn read(job: &ArdanaJob, run: &mut Run<'_>) -> Result<Rendered> {
+    let mut reading = Reading {
+        trace: run.settings.explain.then(Trace::default),
+        run,
         warnings: Vec::new(),
-        trace: settings.explain.then(Trace::default),
     };
-    let doc = run.model(&job.dir)?;
-    Ok(Rendered::new(doc, run.warnings, run.trace))
+    let doc = reading.model(&job.dir)?;
+    Ok(Rendered::new(doc, reading.warnings, reading.trace))
 }
 
 /// Checks the model in `job.dir`: the summary line when it keeps every rule, else an error
 /// listing every violation.
-pub fn validate(
-    job: &ArdanaJob,
-    files: &mut dyn Files,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<(String, Vec<Warning>)> {
-    let rendered = read(job, files, sources, settings)?;
+pub fn validate(job: &ArdanaJob, run: &mut Run<'_>) -> Result<(String, Vec<Warning>)> {
+    let rendered = read(job, run)?;
     let count = |key: &str| {
         rendered
             .doc
@@ -76,18 +64,17 @@ pub fn validate(
     Ok((summary, rendered.warnings))
 }
 
-struct Run<'a> {
-    files: &'a mut dyn Files,
-    sources: &'a mut SourceMap,
-    settings: &'a Settings,
+/// A model being read: the run it is read in, and what the reading gathers.
+struct Reading<'a, 'r> {
+    run: &'a mut Run<'r>,
     warnings: Vec<Warning>,
     trace: Option<Trace>,
 }
 
-impl Run<'_> {
+impl Reading<'_, '_> {
     /// Loads one YAML file; `None` when it does not exist.
     fn load(&mut self, path: &FsPath) -> Result<Option<Node>> {
-        match self.files.read(path)? {
+        match self.run.files.read(path)? {
             Some(input) => self.parse(input).map(Some),
             None => Ok(None),
         }
@@ -95,12 +82,12 @@ impl Run<'_> {
 
     /// Parses one YAML file's bytes (a document of nothing is null).
     fn parse(&mut self, input: crate::frontend::Input) -> Result<Node> {
-        let id = add_text_input(input, self.sources, self.settings)?;
+        let id = add_text_input(input, self.run.sources, self.run.settings)?;
         let doc = load::load_document(
-            self.sources.text(id),
+            self.run.sources.text(id),
             id,
             false,
-            &self.settings.load,
+            &self.run.settings.load,
             &mut self.warnings,
         )?;
         Ok(doc.unwrap_or_else(|| Node::null(crate::frontend::file_span(id))))
@@ -111,7 +98,7 @@ impl Run<'_> {
     /// (missing, unreadable, or after a refused one), so every message comes at the
     /// same point as in the sequential walk.
     fn parse_ahead(&mut self, entries: &[Entry]) -> Vec<Result<Parsed<Node>>> {
-        if !self.settings.load.threads.parallel() {
+        if !self.run.settings.load.threads.parallel() {
             return Vec::new();
         }
         let mut inputs = Vec::new();
@@ -119,16 +106,21 @@ impl Run<'_> {
             let Entry::Yaml { path, .. } = entry else {
                 continue;
             };
-            match self.files.read(path) {
+            match self.run.files.read(path) {
                 Ok(Some(input)) => inputs.push(input),
                 _ => break,
             }
         }
-        let load = &self.settings.load;
-        parse_inputs(inputs, self.sources, self.settings, |_, text, id, w| {
-            let doc = load::load_document(text.as_str(), id, false, load, w)?;
-            Ok(doc.unwrap_or_else(|| Node::null(crate::frontend::file_span(id))))
-        })
+        let load = &self.run.settings.load;
+        parse_inputs(
+            inputs,
+            self.run.sources,
+            self.run.settings,
+            |_, text, id, w| {
+                let doc = load::load_document(text.as_str(), id, false, load, w)?;
+                Ok(doc.unwrap_or_else(|| Node::null(crate::frontend::file_span(id))))
+            },
+        )
     }
 
     fn model(&mut self, dir: &FsPath) -> Result<Node> {
@@ -143,11 +135,11 @@ impl Run<'_> {
             )
             .hint("give the model's top directory (the one holding cloudConfig.yml)")
         };
-        let config = match self.files.read(&config_path)? {
+        let config = match self.run.files.read(&config_path)? {
             None => return Err(missing()),
             // `yaml.safe_load` of nothing is None: the service's empty answer.
             Some(input) if input.bytes.is_empty() => {
-                let id = self.sources.add(input.name, String::new());
+                let id = self.run.sources.add(input.name, String::new());
                 Node::null(crate::frontend::file_span(id))
             }
             Some(input) => self.parse(input)?,
@@ -205,7 +197,7 @@ impl Run<'_> {
         model.files.push("cloudConfig.yml".into());
         self.add(&mut model, "cloudConfig.yml", config);
         let mut readme = Map::new();
-        let entries = walk::walk(self.files, dir);
+        let entries = walk::walk(self.run.files, dir);
         let mut parsed = self.parse_ahead(&entries).into_iter();
         for entry in entries {
             match entry {
@@ -234,7 +226,7 @@ impl Run<'_> {
                         Err(e) => model.violations.push(e),
                     }
                 }
-                Entry::Readme { suffix, path } => match self.files.read(&path)? {
+                Entry::Readme { suffix, path } => match self.run.files.read(&path)? {
                     Some(input) => {
                         let text = String::from_utf8_lossy(&input.bytes)
                             .replace("\r\n", "\n")
@@ -278,7 +270,7 @@ impl Run<'_> {
     /// A file the walk listed that cannot be read: a symbolic link to nothing (or a file
     /// removed meanwhile). The service's `open` fails there.
     fn unreadable(&mut self, rel: &str, path: &FsPath) -> Error {
-        let what = if self.files.is_link(path) {
+        let what = if self.run.files.is_link(path) {
             "is a symbolic link to nothing"
         } else {
             "cannot be read"
