@@ -497,27 +497,19 @@ fn run(mut command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     let result = match format {
         // Streamed: the rendered text is never held whole.
         Format::Yaml => {
+            let options = render::yaml::Options {
+                styles: styles.as_ref(),
+                par: settings.load.par(),
+                psych: rendered.psych,
+            };
             let mut emit = |w: &mut dyn Write| {
                 if settings.explain {
-                    render::explain::write_yaml(
-                        &rendered,
-                        sources,
-                        focus.as_ref(),
-                        styles.as_ref(),
-                        settings.load.par(),
-                        w,
-                    )
+                    render::explain::write_yaml(&rendered, sources, focus.as_ref(), options, w)
                 } else if rendered.stream.is_some() {
                     let docs = rendered.doc.as_list().unwrap_or_default();
-                    render::yaml::write_stream(docs, styles.as_ref(), settings.load.par(), w)
+                    render::yaml::write_stream(docs, options, w)
                 } else {
-                    render::yaml::write(
-                        &rendered.doc,
-                        rendered.header,
-                        styles.as_ref(),
-                        (settings.load.par(), rendered.psych),
-                        w,
-                    )
+                    render::yaml::write(&rendered.doc, rendered.header, options, w)
                 }
             };
             match out {
