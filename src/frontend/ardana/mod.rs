@@ -13,13 +13,13 @@ mod walk;
 pub mod write;
 
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
-use crate::frontend::{add_text_input, parse_inputs, Parsed, Run};
+use crate::frontend::{add_text_input, parse_inputs, Files, Parsed, Run, Settings};
 use crate::load;
 use crate::merge::fold::Fold;
 use crate::merge::{Outcome, RuleRef, Trace};
 use crate::rendered::Rendered;
 use crate::strategy::Origin;
-use crate::value::{Key, Kind, List, Map, Node, Path, Span};
+use crate::value::{Key, Kind, List, Map, Node, Path, SourceMap, Span};
 use combine::{Model, Placed};
 use std::path::{Path as FsPath, PathBuf};
 use walk::Entry;
@@ -32,9 +32,11 @@ pub struct ArdanaJob {
 /// Reads the model in `job.dir` (from the run's store) into the combined model.
 pub fn read(job: &ArdanaJob, run: &mut Run<'_>) -> Result<Rendered> {
     let mut reading = Reading {
-        trace: run.settings.explain.then(Trace::default),
-        run,
+        files: &mut *run.files,
+        sources: &mut *run.sources,
+        settings: run.settings,
         warnings: Vec::new(),
+        trace: run.settings.explain.then(Trace::default),
     };
     let doc = reading.model(&job.dir)?;
     Ok(Rendered::new(doc, reading.warnings, reading.trace))
@@ -64,17 +66,19 @@ pub fn validate(job: &ArdanaJob, run: &mut Run<'_>) -> Result<(String, Vec<Warni
     Ok((summary, rendered.warnings))
 }
 
-/// A model being read: the run it is read in, and what the reading gathers.
-struct Reading<'a, 'r> {
-    run: &'a mut Run<'r>,
+/// A model being read: the parts of the run it is read in, and what the reading gathers.
+struct Reading<'a> {
+    files: &'a mut dyn Files,
+    sources: &'a mut SourceMap,
+    settings: &'a Settings,
     warnings: Vec<Warning>,
     trace: Option<Trace>,
 }
 
-impl Reading<'_, '_> {
+impl Reading<'_> {
     /// Loads one YAML file; `None` when it does not exist.
     fn load(&mut self, path: &FsPath) -> Result<Option<Node>> {
-        match self.run.files.read(path)? {
+        match self.files.read(path)? {
             Some(input) => self.parse(input).map(Some),
             None => Ok(None),
         }
@@ -82,12 +86,12 @@ impl Reading<'_, '_> {
 
     /// Parses one YAML file's bytes (a document of nothing is null).
     fn parse(&mut self, input: crate::frontend::Input) -> Result<Node> {
-        let id = add_text_input(input, self.run.sources, self.run.settings)?;
+        let id = add_text_input(input, self.sources, self.settings)?;
         let doc = load::load_document(
-            self.run.sources.text(id),
+            self.sources.text(id),
             id,
             false,
-            &self.run.settings.load,
+            &self.settings.load,
             &mut self.warnings,
         )?;
         Ok(doc.unwrap_or_else(|| Node::null(crate::frontend::file_span(id))))
@@ -98,7 +102,7 @@ impl Reading<'_, '_> {
     /// (missing, unreadable, or after a refused one), so every message comes at the
     /// same point as in the sequential walk.
     fn parse_ahead(&mut self, entries: &[Entry]) -> Vec<Result<Parsed<Node>>> {
-        if !self.run.settings.load.threads.parallel() {
+        if !self.settings.load.threads.parallel() {
             return Vec::new();
         }
         let mut inputs = Vec::new();
@@ -106,21 +110,16 @@ impl Reading<'_, '_> {
             let Entry::Yaml { path, .. } = entry else {
                 continue;
             };
-            match self.run.files.read(path) {
+            match self.files.read(path) {
                 Ok(Some(input)) => inputs.push(input),
                 _ => break,
             }
         }
-        let load = &self.run.settings.load;
-        parse_inputs(
-            inputs,
-            self.run.sources,
-            self.run.settings,
-            |_, text, id, w| {
-                let doc = load::load_document(text.as_str(), id, false, load, w)?;
-                Ok(doc.unwrap_or_else(|| Node::null(crate::frontend::file_span(id))))
-            },
-        )
+        let load = &self.settings.load;
+        parse_inputs(inputs, self.sources, self.settings, |_, text, id, w| {
+            let doc = load::load_document(text.as_str(), id, false, load, w)?;
+            Ok(doc.unwrap_or_else(|| Node::null(crate::frontend::file_span(id))))
+        })
     }
 
     fn model(&mut self, dir: &FsPath) -> Result<Node> {
@@ -135,11 +134,11 @@ impl Reading<'_, '_> {
             )
             .hint("give the model's top directory (the one holding cloudConfig.yml)")
         };
-        let config = match self.run.files.read(&config_path)? {
+        let config = match self.files.read(&config_path)? {
             None => return Err(missing()),
             // `yaml.safe_load` of nothing is None: the service's empty answer.
             Some(input) if input.bytes.is_empty() => {
-                let id = self.run.sources.add(input.name, String::new());
+                let id = self.sources.add(input.name, String::new());
                 Node::null(crate::frontend::file_span(id))
             }
             Some(input) => self.parse(input)?,
@@ -197,7 +196,7 @@ impl Reading<'_, '_> {
         model.files.push("cloudConfig.yml".into());
         self.add(&mut model, "cloudConfig.yml", config);
         let mut readme = Map::new();
-        let entries = walk::walk(self.run.files, dir);
+        let entries = walk::walk(self.files, dir);
         let mut parsed = self.parse_ahead(&entries).into_iter();
         for entry in entries {
             match entry {
@@ -226,7 +225,7 @@ impl Reading<'_, '_> {
                         Err(e) => model.violations.push(e),
                     }
                 }
-                Entry::Readme { suffix, path } => match self.run.files.read(&path)? {
+                Entry::Readme { suffix, path } => match self.files.read(&path)? {
                     Some(input) => {
                         let text = String::from_utf8_lossy(&input.bytes)
                             .replace("\r\n", "\n")
@@ -270,7 +269,7 @@ impl Reading<'_, '_> {
     /// A file the walk listed that cannot be read: a symbolic link to nothing (or a file
     /// removed meanwhile). The service's `open` fails there.
     fn unreadable(&mut self, rel: &str, path: &FsPath) -> Error {
-        let what = if self.run.files.is_link(path) {
+        let what = if self.files.is_link(path) {
             "is a symbolic link to nothing"
         } else {
             "cannot be read"
