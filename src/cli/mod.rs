@@ -373,7 +373,8 @@ fn base_settings(common: &Base) -> Settings {
     settings
 }
 
-/// Builds the job a rendering command asks for and renders it.
+/// Builds the job a rendering command asks for and renders it in one `Run`, whose store
+/// serves the files the front-end finds itself from `tree` (with the cache folder's indexes).
 fn dispatch(
     command: Command,
     sources: &mut SourceMap,

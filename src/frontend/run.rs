@@ -24,6 +24,7 @@ pub struct Run<'r> {
 }
 
 impl<'r> Run<'r> {
+    /// A run whose front-end adds its inputs to `sources` and finds its files in `files`.
     pub fn new(
         sources: &'r mut SourceMap,
         settings: &'r Settings,
