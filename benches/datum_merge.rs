@@ -6,7 +6,7 @@
 //! harness: `cargo bench --bench datum_merge`.
 
 use std::time::{Duration, Instant};
-use strata::frontend::lookup::resolve::{DocLayers, Run};
+use strata::frontend::lookup::resolve::{DocLayers, Search};
 use strata::frontend::lookup::rules::{compile, Fallback};
 use strata::load::{yaml, LoadOptions};
 use strata::value::{Key, Kind, Map, Node, SourceMap, Span};
@@ -62,18 +62,18 @@ fn layer(key: &str, n: usize, layer: usize) -> Node {
     map(vec![(key, Node::list(items, Span::NONE))])
 }
 
-/// Runs `f` with a lookup run over `rules` (no trace; warnings dropped).
-fn with_run<T>(
+/// Runs `f` with a lookup search over `rules` (no trace; warnings dropped).
+fn with_search<T>(
     rules: &strata::strategy::selector::PathRules,
-    f: impl FnOnce(&mut Run<'_>) -> T,
+    f: impl FnOnce(&mut Search<'_>) -> T,
 ) -> T {
     let mut warnings = Vec::new();
-    let mut run = Run {
+    let mut search = Search {
         rules,
         trace: None,
         warnings: &mut warnings,
     };
-    f(&mut run)
+    f(&mut search)
 }
 
 fn time(key: &str, n: usize, rules: &strata::strategy::selector::PathRules) -> (Duration, usize) {
@@ -82,7 +82,7 @@ fn time(key: &str, n: usize, rules: &strata::strategy::selector::PathRules) -> (
     for _ in 0..5 {
         let mut src = DocLayers::new(vec![Some(layer(key, n, 0)), Some(layer(key, n, 1))]);
         let start = Instant::now();
-        let out = with_run(rules, |run| run.lookup(&mut src, &[key.to_string()]))
+        let out = with_search(rules, |search| search.lookup(&mut src, &[key.to_string()]))
             .expect("lookup")
             .expect("found");
         best = best.min(start.elapsed());
@@ -114,7 +114,7 @@ fn time_rsop(n: usize, rules: &strata::strategy::selector::PathRules) -> Duratio
         let (node, role) = wide_layers(n);
         let mut src = DocLayers::new(vec![Some(node.clone()), Some(role)]);
         let start = Instant::now();
-        let out = with_run(rules, |run| run.rsop(&mut src, Some(&node))).expect("rsop");
+        let out = with_search(rules, |search| search.rsop(&mut src, Some(&node))).expect("rsop");
         best = best.min(start.elapsed());
         assert_eq!(out.as_map().map_or(0, Map::len), n);
     }

@@ -10,7 +10,9 @@ mod gen;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
 use strata::frontend::cloudinit::how;
-use strata::frontend::{self, Input, Settings};
+use strata::frontend::cloudinit::CloudInitJob;
+use strata::frontend::merge::MergeJob;
+use strata::frontend::{self, Input, NoFiles, Run, Settings};
 use strata::load::{yaml, LoadOptions};
 use strata::merge::Engine;
 use strata::render;
@@ -101,21 +103,46 @@ fn benches(c: &mut Criterion) {
     g.bench_function("w1_merge", |b| {
         b.iter_batched(
             || inputs(&w1),
-            |i| frontend::merge::render(i, None, None, &mut SourceMap::new(), &settings),
+            |inputs| {
+                let job = MergeJob {
+                    inputs,
+                    ..MergeJob::default()
+                };
+                let mut sources = SourceMap::new();
+                frontend::merge::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles))
+            },
             BatchSize::LargeInput,
         )
     });
     g.bench_function("w2_cloud_init", |b| {
         b.iter_batched(
             || inputs(&w2),
-            |i| frontend::cloudinit::render(i, None, &mut SourceMap::new(), &settings),
+            |inputs| {
+                let job = CloudInitJob {
+                    inputs,
+                    instance_data: None,
+                };
+                let mut sources = SourceMap::new();
+                frontend::cloudinit::render(
+                    job,
+                    &mut Run::new(&mut sources, &settings, &mut NoFiles),
+                )
+            },
             BatchSize::LargeInput,
         )
     });
     g.bench_function("w3_merge_rules", |b| {
         b.iter_batched(
             || (inputs(w3_layers), inputs(w3_rules).remove(0)),
-            |(i, r)| frontend::merge::render(i, None, Some(r), &mut SourceMap::new(), &settings),
+            |(inputs, rules)| {
+                let job = MergeJob {
+                    inputs,
+                    how: None,
+                    rules: Some(rules),
+                };
+                let mut sources = SourceMap::new();
+                frontend::merge::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles))
+            },
             BatchSize::LargeInput,
         )
     });

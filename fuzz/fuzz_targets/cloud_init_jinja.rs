@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use strata::frontend::cloudinit::{self, instance::InstanceData, jinja};
-use strata::frontend::Input;
+use strata::frontend::{Input, NoFiles, Run};
 use strata::value::SourceMap;
 use strata_fuzz::{finish, segments, settings, Flags};
 
@@ -35,6 +35,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = cloudinit::render(inputs, Some(instance), &mut sources, &settings);
+    let job = cloudinit::CloudInitJob {
+        inputs,
+        instance_data: Some(instance),
+    };
+    let result = cloudinit::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles));
     finish(result, &sources, flags, &settings);
 });

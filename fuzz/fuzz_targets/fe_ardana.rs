@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use strata::frontend::ardana::{self, ArdanaJob};
-use strata::frontend::Input;
+use strata::frontend::{Input, Run};
 use strata::value::SourceMap;
 use strata_fuzz::{finish, segments, settings, Flags, MemFiles};
 
@@ -35,6 +35,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = ardana::read(&job, &mut MemFiles(files), &mut sources, &settings);
+    let mut files = MemFiles(files);
+    let result = ardana::read(&job, &mut Run::new(&mut sources, &settings, &mut files));
     finish(result, &sources, flags, &settings);
 });

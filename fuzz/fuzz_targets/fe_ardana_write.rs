@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use strata::frontend::ardana::{self, write, ArdanaJob};
-use strata::frontend::Input;
+use strata::frontend::{Input, Run};
 use strata::load::{yaml, LoadOptions};
 use strata::value::style::StyleSink;
 use strata::value::SourceMap;
@@ -52,13 +52,14 @@ fuzz_target!(|data: &[u8]| {
             let job = ArdanaJob {
                 dir: PathBuf::from("m"),
             };
-            match ardana::read(&job, &mut mem, &mut sources, &settings) {
+            match ardana::read(&job, &mut Run::new(&mut sources, &settings, &mut mem)) {
                 Ok(r) => r.doc,
                 Err(_) => return,
             }
         }
     };
-    let Ok(changes) = write::plan(&model, Path::new("m"), &mut mem, &mut sources, &settings) else {
+    let mut run = Run::new(&mut sources, &settings, &mut mem);
+    let Ok(changes) = write::plan(&model, Path::new("m"), &mut run) else {
         return;
     };
     for c in changes {

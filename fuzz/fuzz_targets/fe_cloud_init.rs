@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata::frontend::cloudinit;
+use strata::frontend::cloudinit::{self, CloudInitJob};
+use strata::frontend::{NoFiles, Run};
 use strata::value::SourceMap;
 use strata_fuzz::{finish, segments, settings, Flags};
 
@@ -19,6 +20,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = cloudinit::render(inputs, None, &mut sources, &settings);
+    let job = CloudInitJob {
+        inputs,
+        instance_data: None,
+    };
+    let result = cloudinit::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles));
     finish(result, &sources, flags, &settings);
 });

@@ -5,6 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use strata::frontend::deckhand::{self, DeckhandJob};
+use strata::frontend::{NoFiles, Run};
 use strata::value::SourceMap;
 use strata_fuzz::{finish, segments, settings, Flags};
 
@@ -29,6 +30,6 @@ fuzz_target!(|data: &[u8]| {
     };
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = deckhand::render(job, &mut sources, &settings);
+    let result = deckhand::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles));
     finish(result, &sources, flags, &settings);
 });

@@ -4,6 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use strata::frontend::heat::{self, HeatJob};
+use strata::frontend::{NoFiles, Run};
 use strata::value::SourceMap;
 use strata_fuzz::{finish, segments, settings, Flags};
 
@@ -33,6 +34,6 @@ fuzz_target!(|data: &[u8]| {
     }
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = heat::render(job, &mut sources, &settings);
+    let result = heat::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles));
     finish(result, &sources, flags, &settings);
 });

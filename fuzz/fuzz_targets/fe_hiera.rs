@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use strata::frontend::hiera::{self, HieraJob, MergeArgs};
-use strata::frontend::Input;
+use strata::frontend::{Input, Run};
 use strata::value::SourceMap;
 use strata_fuzz::{finish, segments, settings, Flags, MemFiles};
 
@@ -63,7 +63,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = hiera::render(job, &mut MemFiles(files), &mut sources, &settings);
+    let mut files = MemFiles(files);
+    let result = hiera::render(job, &mut Run::new(&mut sources, &settings, &mut files));
     let result = result.map(|out| {
         if let Some(report) = &out.report {
             assert!(report.ends_with('\n'));

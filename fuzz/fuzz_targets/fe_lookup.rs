@@ -5,12 +5,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use strata::frontend::lookup::{self, Hierarchy, LookupJob};
-use strata::frontend::Input;
+use strata::frontend::{Input, Run};
 use strata::value::SourceMap;
-use strata_fuzz::{finish, segments, settings, Flags};
+use strata_fuzz::{finish, segments, settings, Flags, MemFiles};
 
 fuzz_target!(|data: &[u8]| {
     let mut flags = Flags::default();
@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
     let mut datum = None;
     let mut node = None;
     let mut options = None;
-    let mut files: HashMap<String, Input> = HashMap::new();
+    let mut files: BTreeMap<String, Input> = BTreeMap::new();
     let mut layers = Vec::new();
     for seg in segments(data) {
         match seg.name.as_str() {
@@ -47,14 +47,10 @@ fuzz_target!(|data: &[u8]| {
         _ if layers.is_empty() => return,
         _ => Hierarchy::Layers { layers, options },
     };
-    let mut read = |p: &Path| Ok(files.get(&p.display().to_string()).cloned());
+    let mut files = MemFiles(files);
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = lookup::render(
-        LookupJob { key, hierarchy },
-        &mut read,
-        &mut sources,
-        &settings,
-    );
+    let job = LookupJob { key, hierarchy };
+    let result = lookup::render(job, &mut Run::new(&mut sources, &settings, &mut files));
     finish(result, &sources, flags, &settings);
 });

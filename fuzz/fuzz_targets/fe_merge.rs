@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata::frontend::merge;
+use strata::frontend::merge::{self, MergeJob};
+use strata::frontend::{NoFiles, Run};
 use strata::value::SourceMap;
 use strata_fuzz::{finish, segments, settings, Flags};
 
@@ -22,6 +23,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let settings = settings(flags);
     let mut sources = SourceMap::new();
-    let result = merge::render(inputs, how.as_deref(), rules, &mut sources, &settings);
+    let job = MergeJob { inputs, how, rules };
+    let result = merge::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles));
     finish(result, &sources, flags, &settings);
 });

@@ -195,14 +195,12 @@ pub fn finish(
             // Written on one thread and with the root's entries on two: the same bytes.
             let write = |par| {
                 let mut out = Vec::new();
-                let _ = render::explain::write_yaml(
-                    &rendered,
-                    sources,
-                    None,
-                    book.as_ref(),
+                let options = render::yaml::Options {
+                    styles: book.as_ref(),
                     par,
-                    &mut out,
-                );
+                    psych: rendered.psych,
+                };
+                let _ = render::explain::write_yaml(&rendered, sources, None, options, &mut out);
                 out
             };
             let (out, split) = (write((1, 0)), write((2, 0)));
@@ -218,12 +216,17 @@ pub fn finish(
                 (Some(_), Some(list)) => list.to_vec(),
                 _ => vec![rendered.doc.clone()],
             };
+            let on = |threads| render::yaml::Options {
+                styles: book.as_ref(),
+                par: (threads, 0),
+                psych: false,
+            };
             let (kept, plain) = if rendered.stream.is_some() {
                 let mut kept = Vec::new();
-                let _ = render::yaml::write_stream(&docs, book.as_ref(), (1, 0), &mut kept);
+                let _ = render::yaml::write_stream(&docs, on(1), &mut kept);
                 // The documents written in groups on two threads: the same bytes.
                 let mut split = Vec::new();
-                let _ = render::yaml::write_stream(&docs, book.as_ref(), (2, 0), &mut split);
+                let _ = render::yaml::write_stream(&docs, on(2), &mut split);
                 assert!(kept == split, "a stream on two threads differs");
                 let kept = String::from_utf8(kept).expect("UTF-8");
                 (kept, render::yaml::stream_to_string(&docs))
@@ -232,13 +235,7 @@ pub fn finish(
                     render::yaml::to_string_styled(&rendered.doc, rendered.header, book.as_ref());
                 // The root's entries written on two threads: the same bytes.
                 let mut split = Vec::new();
-                let _ = render::yaml::write(
-                    &rendered.doc,
-                    rendered.header,
-                    book.as_ref(),
-                    ((2, 0), false),
-                    &mut split,
-                );
+                let _ = render::yaml::write(&rendered.doc, rendered.header, on(2), &mut split);
                 assert!(kept.as_bytes() == split, "output on two threads differs");
                 (
                     kept,

@@ -14,7 +14,7 @@ use super::hiera::DiskFiles;
 use super::out::{self, Staged, Target};
 use crate::error::{Error, ErrorKind};
 use crate::frontend::ardana::write::{plan, Change, Status};
-use crate::frontend::{add_text_input, Settings};
+use crate::frontend::{add_text_input, Run, Settings};
 use crate::load;
 use crate::value::style::StyleSink;
 use crate::value::SourceMap;
@@ -92,8 +92,9 @@ fn validate(base: &super::Base, dir: &Path, sources: &mut SourceMap) -> Result<(
     let job = crate::frontend::ardana::ArdanaJob {
         dir: dir.to_path_buf(),
     };
-    let (summary, warnings) =
-        crate::frontend::ardana::validate(&job, &mut DiskFiles, sources, &settings)?;
+    let mut files = DiskFiles;
+    let mut run = Run::new(sources, &settings, &mut files);
+    let (summary, warnings) = crate::frontend::ardana::validate(&job, &mut run)?;
     super::report_warnings(&warnings, sources, &super::policy_of(base)?)?;
     let _ = super::print_with(|w| writeln!(w, "{summary}"));
     Ok(())
@@ -124,7 +125,7 @@ fn write(
         .ok_or_else(|| {
             Error::new(ErrorKind::Parse, format!("{name} holds no model")).in_file(&name)
         })?;
-    let changes = plan(&doc, dir, &mut DiskFiles, sources, settings)?;
+    let changes = plan(&doc, dir, &mut Run::new(sources, settings, &mut DiskFiles))?;
     // The model as it would be written must pass `ardana validate`: else nothing is written.
     let job = crate::frontend::ardana::ArdanaJob {
         dir: dir.to_path_buf(),
@@ -133,7 +134,7 @@ fn write(
         dir,
         changes: &changes,
     };
-    match crate::frontend::ardana::validate(&job, &mut planned, sources, settings) {
+    match crate::frontend::ardana::validate(&job, &mut Run::new(sources, settings, &mut planned)) {
         Ok((_, more)) => warnings.extend(more),
         Err(e) => {
             let what = if dry_run {

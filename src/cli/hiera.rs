@@ -110,7 +110,8 @@ pub(super) fn run_explain_levels(command: Command, sources: &mut SourceMap) -> R
     let mut disk = super::tree::Disk::strict();
     let job = hiera_job(key, &h, facts, hiera_opts, &mut disk)?;
     let mut files = super::tree::TreeFiles::indexed(&mut disk);
-    let out = crate::frontend::hiera::render(job, &mut files, sources, &settings)?;
+    let mut run = crate::frontend::Run::new(sources, &settings, &mut files);
+    let out = crate::frontend::hiera::render(job, &mut run)?;
     super::report_warnings(
         &out.rendered.warnings,
         sources,

@@ -1,31 +1,28 @@
 //! The job a rendering command asks for: built once from the command line (every argument
-//! check of a rendering command is here, with its inputs read), then run by one match. A new
-//! system adds a variant, its `build` arm and its `render` arm.
+//! check of a rendering command is here, with its inputs read), then run by one match, each
+//! front-end's entry taking the job and the one `Run` (sources, settings, the file store). A
+//! new system adds a variant, its `build` arm and its `render` arm.
 
 use super::hiera::hiera_job;
-use super::tree::{read_inputs, read_needed, Tree, TreeFiles};
+use super::tree::{read_inputs, read_needed, Tree};
 use super::{ArdanaAction, Command};
 use crate::error::{Error, ErrorKind};
+use crate::frontend::cloudinit::CloudInitJob;
 use crate::frontend::deckhand::DeckhandJob;
 use crate::frontend::heat::HeatJob;
 use crate::frontend::hiera::HieraJob;
 use crate::frontend::lookup::{Hierarchy, LookupJob};
-use crate::frontend::{self, ardana::ArdanaJob, Input, Settings};
+use crate::frontend::merge::MergeJob;
+use crate::frontend::{self, ardana::ArdanaJob, Run, Settings};
 use crate::rendered::Rendered;
-use crate::value::SourceMap;
 use std::path::Path as FsPath;
 
 /// What to render, with its inputs read.
 pub(super) enum Job {
-    /// User-data inputs and the instance data for jinja parts.
-    CloudInit(Vec<Input>, Option<Input>),
+    CloudInit(CloudInitJob),
     Deckhand(DeckhandJob),
     Ardana(ArdanaJob),
-    Merge {
-        inputs: Vec<Input>,
-        how: Option<String>,
-        rules: Option<Input>,
-    },
+    Merge(MergeJob),
     Heat(HeatJob),
     /// `lookup --layer` / `--datum`: files of the hierarchy are read as the lookup needs them.
     Lookup(LookupJob),
@@ -44,10 +41,10 @@ pub(super) fn build(
             inputs,
             instance_data,
             ..
-        } => Job::CloudInit(
-            read_inputs(tree, &inputs, par)?,
-            instance_data.map(|f| read_needed(tree, &f)).transpose()?,
-        ),
+        } => Job::CloudInit(CloudInitJob {
+            inputs: read_inputs(tree, &inputs, par)?,
+            instance_data: instance_data.map(|f| read_needed(tree, &f)).transpose()?,
+        }),
         Command::Deckhand {
             inputs,
             validate,
@@ -66,11 +63,15 @@ pub(super) fn build(
         },
         Command::Merge {
             inputs, how, rules, ..
-        } => Job::Merge {
-            rules: rules.map(|r| read_needed(tree, &r)).transpose()?,
-            inputs: read_inputs(tree, &inputs, par)?,
-            how,
-        },
+        } => {
+            // The rules file is read first: its error comes before an input's.
+            let rules = rules.map(|r| read_needed(tree, &r)).transpose()?;
+            Job::Merge(MergeJob {
+                inputs: read_inputs(tree, &inputs, par)?,
+                how,
+                rules,
+            })
+        }
         Command::Heat {
             template,
             params,
@@ -164,40 +165,16 @@ pub(super) fn build(
     })
 }
 
-/// Renders a job; `tree` serves the files a front-end finds itself (Datum's and Hiera's
-/// hierarchy, Ardana's model).
-pub(super) fn render(
-    job: Job,
-    tree: &mut dyn Tree,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<Rendered, Error> {
+/// Renders a job in `run`, whose store serves the files a front-end finds itself (Datum's
+/// and Hiera's hierarchy, Ardana's model).
+pub(super) fn render(job: Job, run: &mut Run<'_>) -> Result<Rendered, Error> {
     match job {
-        Job::CloudInit(inputs, instance_data) => {
-            frontend::cloudinit::render(inputs, instance_data, sources, settings)
-        }
-        Job::Deckhand(job) => frontend::deckhand::render(job, sources, settings),
-        Job::Ardana(job) => {
-            frontend::ardana::read(&job, &mut TreeFiles::new(tree), sources, settings)
-        }
-        Job::Merge { inputs, how, rules } => {
-            frontend::merge::render(inputs, how.as_deref(), rules, sources, settings)
-        }
-        Job::Heat(job) => frontend::heat::render(job, sources, settings),
-        Job::Hiera(job) => {
-            Ok(
-                frontend::hiera::render(job, &mut TreeFiles::indexed(tree), sources, settings)?
-                    .rendered,
-            )
-        }
-        Job::Lookup(job) => {
-            let mut read = |p: &FsPath| -> Result<Option<Input>, Error> {
-                if tree.kind(p).is_none() {
-                    return Ok(None);
-                }
-                tree.read(&p.display().to_string())
-            };
-            frontend::lookup::render(job, &mut read, sources, settings)
-        }
+        Job::CloudInit(job) => frontend::cloudinit::render(job, run),
+        Job::Deckhand(job) => frontend::deckhand::render(job, run),
+        Job::Ardana(job) => frontend::ardana::read(&job, run),
+        Job::Merge(job) => frontend::merge::render(job, run),
+        Job::Heat(job) => frontend::heat::render(job, run),
+        Job::Hiera(job) => Ok(frontend::hiera::render(job, run)?.rendered),
+        Job::Lookup(job) => frontend::lookup::render(job, run),
     }
 }

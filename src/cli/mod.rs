@@ -4,7 +4,7 @@
 
 use crate::error::warning::{Action, Policy};
 use crate::error::{Error, ErrorKind, WarnKind, Warning};
-use crate::frontend::Settings;
+use crate::frontend::{Run, Settings};
 use crate::load::YamlVersion;
 use crate::render::{self, Format};
 use crate::rendered::Rendered;
@@ -33,7 +33,7 @@ use ardana::ArdanaAction;
 use files::{write_stdout_with, MAX_INPUT_SIZE};
 use hiera::{run_explain_levels, HieraOpts};
 pub use out::write_out_with;
-use tree::{Disk, Tree};
+use tree::{Disk, Tree, TreeFiles};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -373,7 +373,8 @@ fn base_settings(common: &Base) -> Settings {
     settings
 }
 
-/// Builds the job a rendering command asks for and renders it.
+/// Builds the job a rendering command asks for and renders it in one `Run`, whose store
+/// serves the files the front-end finds itself from `tree` (with the cache folder's indexes).
 fn dispatch(
     command: Command,
     sources: &mut SourceMap,
@@ -381,7 +382,8 @@ fn dispatch(
     tree: &mut dyn Tree,
 ) -> Result<Rendered, Error> {
     let job = job::build(command, tree, settings)?;
-    job::render(job, tree, sources, settings)
+    let mut files = TreeFiles::indexed(tree);
+    job::render(job, &mut Run::new(sources, settings, &mut files))
 }
 
 /// Runs a command line (without the program name) in-process with `--explain` on, returning
@@ -496,27 +498,19 @@ fn run(mut command: Command, sources: &mut SourceMap) -> Result<(), Error> {
     let result = match format {
         // Streamed: the rendered text is never held whole.
         Format::Yaml => {
+            let options = render::yaml::Options {
+                styles: styles.as_ref(),
+                par: settings.load.par(),
+                psych: rendered.psych,
+            };
             let mut emit = |w: &mut dyn Write| {
                 if settings.explain {
-                    render::explain::write_yaml(
-                        &rendered,
-                        sources,
-                        focus.as_ref(),
-                        styles.as_ref(),
-                        settings.load.par(),
-                        w,
-                    )
+                    render::explain::write_yaml(&rendered, sources, focus.as_ref(), options, w)
                 } else if rendered.stream.is_some() {
                     let docs = rendered.doc.as_list().unwrap_or_default();
-                    render::yaml::write_stream(docs, styles.as_ref(), settings.load.par(), w)
+                    render::yaml::write_stream(docs, options, w)
                 } else {
-                    render::yaml::write(
-                        &rendered.doc,
-                        rendered.header,
-                        styles.as_ref(),
-                        (settings.load.par(), rendered.psych),
-                        w,
-                    )
+                    render::yaml::write(&rendered.doc, rendered.header, options, w)
                 }
             };
             match out {

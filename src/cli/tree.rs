@@ -93,7 +93,7 @@ impl Tree for Disk {
 }
 
 /// The files a front-end finds itself (`frontend::Files`), served from a tree, with the
-/// cache folder's indexes of data files when it has one.
+/// cache folder's indexes of data files when it has one: the store of every render's `Run`.
 pub(super) struct TreeFiles<'t>(
     pub(super) &'t mut dyn Tree,
     pub(super) Option<super::cache::IndexCache>,
@@ -112,6 +112,13 @@ impl<'t> TreeFiles<'t> {
 impl crate::frontend::Files for TreeFiles<'_> {
     fn read(&mut self, p: &FsPath) -> Result<Option<Input>, Error> {
         if self.0.kind(p) != Some(false) {
+            return Ok(None);
+        }
+        self.0.read(&p.display().to_string())
+    }
+    // A folder is read as a named input is: the disk refuses it, a revision has no such file.
+    fn read_named(&mut self, p: &FsPath) -> Result<Option<Input>, Error> {
+        if self.0.kind(p).is_none() {
             return Ok(None);
         }
         self.0.read(&p.display().to_string())

@@ -2,23 +2,34 @@
 //! `--how`: maps merge deeply and anything else is replaced. With `--how`: cloud-init's merger
 //! grammar, with cloud-init's exact semantics, for every layer.
 
-use super::{parse_inputs, Input, Rendered, Settings};
+use super::{parse_inputs, Input, Rendered, Run};
 use crate::error::{Error, ErrorKind, Result, WarnKind};
 use crate::frontend::cloudinit::how;
 use crate::load::{self, yaml};
 use crate::merge::fold::{Fold, Rules};
 use crate::merge::Trace;
 use crate::strategy::{Origin, RuleSet, Stack};
-use crate::value::{Node, SourceMap, Span};
+use crate::value::{Node, Span};
+
+/// What the CLI hands over for `strata merge`.
+#[derive(Debug, Default)]
+pub struct MergeJob {
+    pub inputs: Vec<Input>,
+    /// `--how`: cloud-init's merger grammar for every layer.
+    pub how: Option<String>,
+    /// `--rules FILE`: Datum's rule language instead.
+    pub rules: Option<Input>,
+}
 
 /// Loads every input (each YAML document is a layer) and merges the layers in order.
-pub fn render(
-    inputs: Vec<Input>,
-    how_spec: Option<&str>,
-    rules_file: Option<Input>,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<Rendered> {
+pub fn render(job: MergeJob, run: &mut Run<'_>) -> Result<Rendered> {
+    let (sources, settings) = (&mut *run.sources, run.settings);
+    let MergeJob {
+        inputs,
+        how,
+        rules: rules_file,
+    } = job;
+    let how_spec = how.as_deref();
     if let Some(rules) = rules_file {
         // Datum's rule language (lookup_options form), later files more specific.
         return super::lookup::plain::merge_with_rules(inputs, rules, sources, settings);

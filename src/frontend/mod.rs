@@ -1,6 +1,8 @@
 //! Front-ends: each turns its format's inputs and directives into layers + a `RuleSet` and
-//! runs the one merge engine. Shared here: the input type and the checks every front-end uses;
-//! the result type is `crate::rendered`, which the renderers read without importing this layer.
+//! runs the one merge engine. Every entry is `render(job, &mut Run)` (`run.rs`: sources,
+//! settings, files). Shared here: the input type, the file store and the checks every
+//! front-end uses; the result type is `crate::rendered`, which the renderers read without
+//! importing this layer.
 
 pub mod ardana;
 pub mod cloudinit;
@@ -10,6 +12,7 @@ pub mod hiera;
 pub mod lookup;
 pub mod merge;
 mod parse;
+mod run;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::load::{self, LoadOptions};
@@ -18,6 +21,7 @@ use std::path::Path;
 
 pub use crate::rendered::{Rendered, Stream, StreamDoc};
 pub use parse::{parse_failures, parse_inputs, Parsed};
+pub use run::{NoFiles, Run};
 
 /// One input as read by the CLI: a display name, its bytes and, for a file, how to read its
 /// text again after the text is released.
@@ -39,11 +43,18 @@ impl Input {
     }
 }
 
-/// What a front-end that finds its own files reads (Hiera's levels and globs, an Ardana
-/// model directory): files by path and folder listings, served by the CLI.
+/// What a front-end that finds its own files reads (Hiera's levels and globs, a Datum tree,
+/// an Ardana model directory): files by path and folder listings, served by the CLI; the
+/// store of a `Run`.
 pub trait Files {
     /// The file at `path`, or `None` when it does not exist.
     fn read(&mut self, path: &Path) -> Result<Option<Input>>;
+    /// The file at `path` as an input named on the command line is read: `None` when nothing
+    /// is there, but a folder is read, and refused in the CLI's words, rather than taken for
+    /// an absent file (Datum's layer files).
+    fn read_named(&mut self, path: &Path) -> Result<Option<Input>> {
+        self.read(path)
+    }
     /// The entries of a folder as (name, is a folder); empty when it is not a folder.
     fn list(&mut self, dir: &Path) -> Vec<(String, bool)>;
     /// Whether `path` is a symbolic link (Python's `os.walk` lists a link to a folder among

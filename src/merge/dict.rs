@@ -2,10 +2,11 @@
 //! `recurse_list`/`recurse_array`, `recurse_str`; mappings always recurse under no_replace),
 //! the plain deep merge (`Deep`: recurse when both are maps, else the new value wins), and
 //! Python's `merge_map` (`ByNewType` or one-level `Replace`, with `skip_null`,
-//! `replace_falsy_old` and `strict_types`: Heat's).
+//! `replace_falsy_old` and `strict_types`: Heat's). A key merged recursively goes back through
+//! the engine's one dispatch as `Policy::Stack` (its merger picked again by type).
 
 use super::walk::{walk, Fate, KeyPolicy, Keys};
-use super::{Engine, MergeError, Merger, NoticeKind, Outcome, PyError};
+use super::{Engine, MergeError, Merger, NoticeKind, Outcome, Policy, PyError};
 use crate::strategy::{DictMethod, DictOpts, Merger as Spec};
 use crate::value::py::py_truthy;
 use crate::value::{Key, Kind, Node};
@@ -116,7 +117,7 @@ impl Merger for DictMerger<'_> {
             if let Some(ov) = om.get(k) {
                 if let Action::Recurse = self.action(ov, nv) {
                     eng.push_key(k);
-                    let r = eng.check(ov, nv);
+                    let r = eng.check_as(Policy::Stack, ov, nv);
                     eng.pop();
                     r?;
                 }
@@ -216,7 +217,7 @@ impl KeyPolicy for DictKeys<'_, '_, '_> {
             }
             Action::Recurse => {
                 let taken = ov.take();
-                *ov = eng.merge(taken, nv);
+                *ov = eng.merge_as(Policy::Stack, taken, nv);
             }
         }
         Ok(Fate::Stays)

@@ -4,9 +4,10 @@
 //! A tuple (an `!!omap` pair) counts as a list wherever cloud-init tests for
 //! `(list, tuple)`, and an old tuple is merged as a list and made a tuple again
 //! (`_on_tuple`). `Extend` is Python's `merge_list`: `extend` for lists, a comma join for
-//! strings, a falsy old value replaced (Heat's).
+//! strings, a falsy old value replaced (Heat's). Items merged recursively go back through the
+//! engine's one dispatch as `Policy::Stack`.
 
-use super::{Engine, MergeError, Merger, Outcome, PyError};
+use super::{Engine, MergeError, Merger, Outcome, Policy, PyError};
 use crate::strategy::{ListMethod, ListOpts, Merger as Spec};
 use crate::value::py::py_truthy;
 use crate::value::{Key, Kind, Node, Span};
@@ -157,7 +158,7 @@ impl Merger for ListMerger<'_> {
                 for (i, (o, n)) in old_items.iter().zip(new_items.iter()).enumerate() {
                     if self.recurses(n) {
                         eng.push_index(i);
-                        let r = eng.check(o, n);
+                        let r = eng.check_as(Policy::Stack, o, n);
                         eng.pop();
                         r?;
                     }
@@ -294,7 +295,7 @@ impl Merger for ListMerger<'_> {
                     eng.push_index(i);
                     if self.recurses(&n) {
                         let taken = slot.take();
-                        *slot = eng.merge(taken, n);
+                        *slot = eng.merge_as(Policy::Stack, taken, n);
                     } else {
                         eng.record(Outcome::Replaced, Some(self.spec), n.span, &[&*slot], &[]);
                         *slot = n;

@@ -1,8 +1,10 @@
-//! The merge engine: `Engine` dispatches on the OLD value's type (as cloud-init's
-//! `LookupMerger` does) or, where the stack says so, the NEW value's type, to the first merger
-//! of its stack that handles it, and records `trace` steps only when a trace is attached. `Merger` is the one trait: each merger can `check` (would the merge
-//! fail? — nothing changes) and `merge` (cannot fail). Mergers are named by behaviour
-//! (`strategy::MergerSpec`); no file here knows which system asked for one.
+//! The merge engine: one recursion (`Engine::merge_as`, in `policy`) decides every node pair
+//! by the `Policy` its parent hands it — the rule set's stack picking a merger by the OLD
+//! value's type (as cloud-init's `LookupMerger` does) or the NEW one's, one spec, or a ranked
+//! strategy inherited by path — and records `trace` steps only when a trace is attached.
+//! `Merger` is the one trait: each merger can `check` (would the merge fail? — nothing
+//! changes) and `merge` (cannot fail). Mergers are named by behaviour (`strategy::MergerSpec`);
+//! no file here knows which system asked for one.
 
 #![warn(missing_docs)]
 
@@ -14,6 +16,7 @@ mod gem;
 pub(crate) mod knockout;
 mod list;
 mod plus;
+mod policy;
 pub(crate) mod rank_ctx;
 pub(crate) mod ranked;
 mod ranked_keys;
@@ -25,9 +28,10 @@ mod trace;
 pub(crate) mod union;
 mod walk;
 
-use crate::strategy::{Merger as Spec, MergerSpec, RuleSet, Stack, StrMethod};
+use crate::strategy::{Merger as Spec, MergerSpec, RuleSet, StrMethod};
 use crate::value::{key_cow, Key, Kind, Node, Path, Span};
 pub use fault::{MergeError, Notice, NoticeKind, PyError, PyFault};
+use policy::Policy;
 pub use trace::{Outcome, Prior, RuleRef, Step, Trace};
 
 /// One merger kind's behaviour.
@@ -141,14 +145,14 @@ impl<'a> Engine<'a> {
         }
         let result = match old {
             Some(old) => self
-                .check_spec(spec, &old, &new)
-                .map(|()| self.merge_spec(spec, old, new)),
+                .check_as(Policy::Spec(spec), &old, &new)
+                .map(|()| self.merge_as(Policy::Spec(spec), old, new)),
             None => match spec.spec {
                 MergerSpec::Plus => {
                     // Python's `old.get(key, 0) + new`.
                     let zero = Node::new(Kind::Int(0), Span::NONE);
-                    self.check_spec(spec, &zero, &new)
-                        .map(|()| self.merge_spec(spec, zero, new))
+                    self.check_as(Policy::Spec(spec), &zero, &new)
+                        .map(|()| self.merge_as(Policy::Spec(spec), zero, new))
                 }
                 MergerSpec::Str(o) if o.method == StrMethod::Join && new.as_str().is_none() => {
                     // `''.join([old.get(key, ''), new])`.
@@ -165,75 +169,20 @@ impl<'a> Engine<'a> {
         result
     }
 
-    fn stack(&self) -> &'a Stack {
-        &self.rules.root
-    }
-
     fn spec_for(&self, old: &Node, new: &Node) -> Option<&'a Spec> {
-        let stack = self.stack();
+        let stack = &self.rules.root;
         let by = if stack.by_new_type { new } else { old };
         stack.for_type(by.type_name())
     }
 
     /// Whether merging `new` into `old` at the current path would fail. Changes nothing.
     pub fn check(&mut self, old: &Node, new: &Node) -> Result<(), MergeError> {
-        match self.spec_for(old, new) {
-            None => Ok(()),
-            Some(spec) => self.check_spec(spec, old, new),
-        }
-    }
-
-    fn check_spec(&mut self, spec: &Spec, old: &Node, new: &Node) -> Result<(), MergeError> {
-        match spec.spec {
-            MergerSpec::Dict(o) => dict::DictMerger { opts: o, spec }.check(self, old, new),
-            MergerSpec::List(o) => list::ListMerger { opts: o, spec }.check(self, old, new),
-            MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.check(self, old, new),
-            MergerSpec::Plus => plus::PlusMerger { spec }.check(self, old, new),
-            MergerSpec::Ranked(id) => match self.ranked {
-                Some(ctx) => ranked::RankedMerger::new(ctx, id).check(self, old, new),
-                None => Ok(()),
-            },
-            MergerSpec::Gem(ref o) => gem::GemMerger { opts: o, spec }.check(self, old, new),
-        }
-    }
-
-    fn merge_spec(&mut self, spec: &Spec, old: Node, new: Node) -> Node {
-        match spec.spec {
-            MergerSpec::Dict(o) => dict::DictMerger { opts: o, spec }.merge(self, old, new),
-            MergerSpec::List(o) => list::ListMerger { opts: o, spec }.merge(self, old, new),
-            MergerSpec::Str(o) => string::StrMerger { opts: o, spec }.merge(self, old, new),
-            MergerSpec::Plus => plus::PlusMerger { spec }.merge(self, old, new),
-            MergerSpec::Ranked(id) => match self.ranked {
-                Some(ctx) => ranked::RankedMerger::new(ctx, id).merge(self, old, new),
-                None => {
-                    self.record(Outcome::Kept, Some(spec), old.span, &[], &[&new]);
-                    old
-                }
-            },
-            MergerSpec::Gem(ref o) => gem::GemMerger { opts: o, spec }.merge(self, old, new),
-        }
+        self.check_as(Policy::Stack, old, new)
     }
 
     /// Merges `new` into `old` at the current path.
     pub fn merge(&mut self, old: Node, new: Node) -> Node {
-        match self.spec_for(&old, &new) {
-            None if self.stack().replace_unhandled => {
-                self.record(
-                    Outcome::Replaced,
-                    self.stack().mergers.first(),
-                    new.span,
-                    &[&old],
-                    &[],
-                );
-                new
-            }
-            None => {
-                // No merger for the old value's type: cloud-init returns the old value.
-                self.record(Outcome::Kept, None, old.span, &[], &[&new]);
-                old
-            }
-            Some(spec) => self.merge_spec(spec, old, new),
-        }
+        self.merge_as(Policy::Stack, old, new)
     }
 
     /// Whether steps are recorded (`--explain`).

@@ -1,51 +1,39 @@
-//! The ranked merge as a `Merger`: the OLD value is the more specific (first-ranked) side and
-//! always wins where the two cannot be combined. Values are told apart by `Shape` (scalar,
-//! map, list of scalars, list of maps); different shapes never merge. Maps merge by top keys
-//! (`TopKeys`) or recursively (`Deep`, which pushes its strategy down to nested maps and lists
-//! that have no rule of their own); under `TopKeys` nested lists follow their own path's rule
-//! or the default. Knockout markers live in `knockout`, lists in `ranked_list`.
+//! The ranked merge (`Policy::Ranked`, `Child`, `Maps`): the OLD value is the more specific
+//! (first-ranked) side and always wins where the two cannot be combined. Values are told apart
+//! by `Shape` (scalar, map, list of scalars, list of maps); different shapes never merge. Maps
+//! merge by top keys (`TopKeys`) or recursively (`Deep`, which pushes its strategy down to
+//! nested maps and lists that have no rule of their own); under `TopKeys` nested lists follow
+//! their own path's rule or the default. Every child goes back through the engine's one
+//! dispatch (`Engine::merge_as`) with the policy it inherits. Knockout markers live in
+//! `knockout`, lists in `ranked_list`.
 
 use super::fault::NoticeKind;
 use super::knockout::{is_bare_marker, knock_out};
 use super::rank_ctx::{Frame, RankCtx};
 use super::ranked_list;
 use super::walk::{walk, Fate, KeyPolicy, Keys};
-use super::{Engine, MergeError, Merger, Outcome};
-use crate::strategy::ranked::{
-    shape, ListMode, MapListMode, MapMode, RankedStrategy, RuleId, Shape,
-};
+use super::{Engine, Outcome, Policy};
+use crate::strategy::ranked::{shape, ListMode, MapListMode, MapMode, RankedStrategy, Shape};
 use crate::strategy::Merger as Spec;
 use crate::value::{Key, Kind, Node};
 use std::convert::Infallible;
 
-/// The ranked merger for one rule.
-pub(crate) struct RankedMerger<'r> {
-    ctx: &'r RankCtx<'r>,
-    strategy: &'r RankedStrategy,
-}
-
-impl<'r> RankedMerger<'r> {
-    pub(crate) fn new(ctx: &'r RankCtx<'r>, id: RuleId) -> RankedMerger<'r> {
-        RankedMerger {
-            ctx,
-            strategy: ctx.rules.strategy(id),
-        }
-    }
-}
-
-impl Merger for RankedMerger<'_> {
-    /// Ranked merges never fail: a shape mismatch keeps the more specific value (with a notice).
-    fn check(&self, _eng: &mut Engine<'_>, _old: &Node, _new: &Node) -> Result<(), MergeError> {
-        Ok(())
-    }
-
-    fn merge(&self, eng: &mut Engine<'_>, old: Node, new: Node) -> Node {
-        merge_value(eng, self.ctx, self.strategy, old, new)
+/// A ranked policy's decision at a node (`Engine::merge_as` hands these here).
+pub(super) fn merge_as(eng: &mut Engine<'_>, policy: Policy<'_>, r: Node, d: Node) -> Node {
+    // Every ranked policy comes from a `MergerSpec::Ranked`, which needs the ranked context.
+    let Some(ctx) = eng.ranked else {
+        return r;
+    };
+    match policy {
+        Policy::Ranked(s) => merge_value(eng, ctx, s, r, d),
+        Policy::Child(frame) => merge_child(eng, ctx, frame, r, d),
+        Policy::Maps(frame) => merge_maps(eng, ctx, frame, r, d),
+        Policy::Stack | Policy::Spec(_) => r,
     }
 }
 
 /// The ranked merge of two values: `r` is the more specific value, `d` the less specific one.
-pub(super) fn merge_value(
+fn merge_value(
     eng: &mut Engine<'_>,
     ctx: &RankCtx<'_>,
     s: &RankedStrategy,
@@ -63,8 +51,8 @@ pub(super) fn merge_value(
         Shape::Scalar => kept(eng, &ctx.scalar_rule, r, &d),
         Shape::Map => match s.maps.value {
             MapMode::KeepFirst => kept(eng, &s.maps.rule, r, &d),
-            MapMode::TopKeys => merge_maps(eng, ctx, frame(s, false), r, d),
-            MapMode::Deep => merge_maps(eng, ctx, frame(s, true), r, d),
+            MapMode::TopKeys => eng.merge_as(Policy::Maps(frame(s, false)), r, d),
+            MapMode::Deep => eng.merge_as(Policy::Maps(frame(s, true)), r, d),
         },
         Shape::ScalarList => match s.lists.value {
             ListMode::KeepFirst => kept(eng, &s.lists.rule, r, &d),
@@ -75,7 +63,7 @@ pub(super) fn merge_value(
             MapListMode::KeepFirst => kept(eng, &s.map_lists.rule, r, &d),
             MapListMode::Concat => ranked_list::hash_sum(eng, s, r, d),
             MapListMode::FirstByKeys => ranked_list::first_by_keys(eng, ctx, s, r, d),
-            MapListMode::MergeByKeys => ranked_list::merge_by_keys(eng, ctx, s, (r, d), merge_maps),
+            MapListMode::MergeByKeys => ranked_list::merge_by_keys(eng, ctx, s, r, d),
         },
     }
 }
@@ -108,13 +96,7 @@ fn frame(s: &RankedStrategy, deep: bool) -> Frame<'_> {
 /// are merged by `merge_child` (the one map walk, `walk`). The frame's rule is the setting that
 /// asked for this merge (for the trace): the map rule, or the list-of-maps rule for items
 /// merged by keys.
-pub(super) fn merge_maps(
-    eng: &mut Engine<'_>,
-    ctx: &RankCtx<'_>,
-    frame: Frame<'_>,
-    r: Node,
-    d: Node,
-) -> Node {
+fn merge_maps(eng: &mut Engine<'_>, ctx: &RankCtx<'_>, frame: Frame<'_>, r: Node, d: Node) -> Node {
     let r_span = r.span;
     let mut rm = match r.kind {
         Kind::Map(m) => m,
@@ -129,19 +111,18 @@ pub(super) fn merge_maps(
         fold: ctx.fold(),
         marker: frame.s.knockout_prefix.as_ref().map(|f| &*f.value),
     };
-    let mut policy = RankedKeys { eng, ctx, frame };
+    let mut policy = RankedKeys { eng, frame };
     let Ok(()) = walk(&mut policy, &mut rm, *dm, keys);
     Node::new(Kind::Map(rm), r_span)
 }
 
 /// The ranked merge's decisions at each key of the walk.
-struct RankedKeys<'x, 'e, 'a, 'c> {
+struct RankedKeys<'x, 'e, 'a> {
     eng: &'e mut Engine<'a>,
-    ctx: &'x RankCtx<'c>,
     frame: Frame<'x>,
 }
 
-impl KeyPolicy for RankedKeys<'_, '_, '_, '_> {
+impl KeyPolicy for RankedKeys<'_, '_, '_> {
     type Error = Infallible;
 
     fn enter(&mut self, key: &Key) {
@@ -160,7 +141,7 @@ impl KeyPolicy for RankedKeys<'_, '_, '_, '_> {
 
     fn both(&mut self, slot: &mut Node, dv: Node) -> Result<Fate, Infallible> {
         let rv = slot.take();
-        *slot = merge_child(self.eng, self.ctx, self.frame, rv, dv);
+        *slot = self.eng.merge_as(Policy::Child(self.frame), rv, dv);
         Ok(Fate::Stays)
     }
 
@@ -193,15 +174,15 @@ fn merge_child(
         Shape::Scalar => kept(eng, &ctx.scalar_rule, rv, &dv),
         Shape::Map if !deep => kept(eng, rule, rv, &dv),
         Shape::Map => match ctx.explicit(eng) {
-            Some(own) => merge_value(eng, ctx, own, rv, dv),
+            Some(own) => eng.merge_as(Policy::Ranked(own), rv, dv),
             // Only a deep frame gets here: the child inherits it as it is.
-            None => merge_maps(eng, ctx, frame, rv, dv),
+            None => eng.merge_as(Policy::Maps(frame), rv, dv),
         },
         Shape::ScalarList | Shape::MapList => {
             let own = ctx
                 .explicit(eng)
                 .unwrap_or(if deep { s } else { ctx.default_strategy() });
-            merge_value(eng, ctx, own, rv, dv)
+            eng.merge_as(Policy::Ranked(own), rv, dv)
         }
     }
 }

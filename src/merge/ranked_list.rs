@@ -5,8 +5,8 @@
 //! `Select-Object -Unique`); item-key values compare, when the rules fold, as PowerShell's
 //! `-eq` does in the common cases: strings case-insensitively, a number equal to its decimal
 //! text. Knockout markers (`--item`, `Name: --x`) of the more specific side drop equal items
-//! of the less specific side. Items merged key by key go back to the map merge through
-//! `MergeMaps` (passed in, so this file does not import `ranked`).
+//! of the less specific side. Items merged key by key go back to the ranked map merge through
+//! the engine's one dispatch (`Policy::Maps`).
 
 use super::fault::NoticeKind;
 use super::rank_ctx::{Frame, RankCtx};
@@ -14,8 +14,8 @@ use super::ranked_keys::{
     hash_of, marker_target, missing_key, tuple_eq, tuple_hash, tuple_keys, TupleKeys,
 };
 use super::union::Chain;
-use super::Engine;
 use super::Outcome;
+use super::{Engine, Policy};
 use crate::strategy::ranked::RankedStrategy;
 use crate::strategy::Merger as Spec;
 use crate::value::{Kind, Node, Span};
@@ -155,9 +155,6 @@ fn knocked<'t>(
         .find(|(t, _)| tuple_eq(t, item, keys, fold))
 }
 
-/// The map merge that `MergeByKeys` merges matching items with (`ranked::merge_hash`).
-pub(super) type MergeMaps = fn(&mut Engine<'_>, &RankCtx<'_>, Frame<'_>, Node, Node) -> Node;
-
 fn warn_missing(eng: &mut Engine<'_>, ctx: &RankCtx<'_>, key: &str, item: &Node) {
     let key = key.to_string();
     ctx.notice(eng, item.span, |at| NoticeKind::ItemWithoutKey { at, key });
@@ -248,8 +245,8 @@ pub(super) fn merge_by_keys(
     eng: &mut Engine<'_>,
     ctx: &RankCtx<'_>,
     s: &RankedStrategy,
-    (r, d): (Node, Node),
-    merge_maps: MergeMaps,
+    r: Node,
+    d: Node,
 ) -> Node {
     let span = r.span;
     let rule = &s.map_lists.rule;
@@ -349,7 +346,7 @@ pub(super) fn merge_by_keys(
                     rule,
                     deep: true,
                 };
-                acc = merge_maps(eng, ctx, frame, acc, dv);
+                acc = eng.merge_as(Policy::Maps(frame), acc, dv);
                 eng.pop();
             }
         }

@@ -230,8 +230,13 @@ fn without_explain_nothing_is_recorded() {
     };
     let mut sources = strata::value::SourceMap::new();
     let input = strata::frontend::Input::new("x.yaml", b"#cloud-config\na: [1]\n".to_vec());
-    let plain = strata::frontend::cloudinit::render(vec![input], None, &mut sources, &settings)
-        .expect("render");
+    let job = strata::frontend::cloudinit::CloudInitJob {
+        inputs: vec![input],
+        instance_data: None,
+    };
+    let mut files = strata::frontend::NoFiles;
+    let mut run = strata::frontend::Run::new(&mut sources, &settings, &mut files);
+    let plain = strata::frontend::cloudinit::render(job, &mut run).expect("render");
     assert!(plain.trace.is_none());
 }
 

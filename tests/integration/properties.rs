@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use strata::frontend::lookup::{self, Hierarchy, LookupJob};
-use strata::frontend::{merge, Input, Rendered, Settings};
+use strata::frontend::{merge, Input, NoFiles, Rendered, Run, Settings};
 use strata::load::{json, yaml, LoadOptions};
 use strata::render::{self, Format};
 use strata::value::{Key, Kind, Map, Node, SourceMap, Span};
@@ -211,7 +211,12 @@ fn merged(layers: &[&Node], how: Option<&str>, explain: bool) -> (Rendered, Sour
         ..Settings::default()
     };
     let mut sources = SourceMap::new();
-    let r = merge::render(inputs, how, None, &mut sources, &settings)
+    let job = merge::MergeJob {
+        inputs,
+        how: how.map(str::to_string),
+        rules: None,
+    };
+    let r = merge::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles))
         .unwrap_or_else(|e| panic!("merge failed: {}", e.render(&sources)));
     (r, sources)
 }
@@ -337,9 +342,9 @@ proptest! {
                 },
             };
             let mut sources = SourceMap::new();
-            let mut read = |_: &std::path::Path| Ok(None);
-            lookup::render(job, &mut read, &mut sources, &Settings::default())
-                .map(|r| r.doc)
+            let settings = Settings::default();
+            let r = lookup::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles));
+            r.map(|r| r.doc)
                 .map_err(|e| TestCaseError::fail(e.render(&sources)))
         };
         let alone = rsop(&[&a])?;
@@ -408,9 +413,9 @@ proptest! {
             },
         };
         let mut sources = SourceMap::new();
-        let mut read = |_: &std::path::Path| Ok(None);
-        let r = lookup::render(job, &mut read, &mut sources, &Settings::default())
-            .map_err(|e| TestCaseError::fail(e.render(&sources)))?;
+        let settings = Settings::default();
+        let r = lookup::render(job, &mut Run::new(&mut sources, &settings, &mut NoFiles));
+        let r = r.map_err(|e| TestCaseError::fail(e.render(&sources)))?;
         let mut want: Vec<Node> = Vec::new();
         for i in x.iter().chain(&y) {
             let n = pool(*i);

@@ -13,7 +13,7 @@ mod walk;
 pub mod write;
 
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
-use crate::frontend::{add_text_input, parse_inputs, Files, Parsed, Settings};
+use crate::frontend::{add_text_input, parse_inputs, Files, Parsed, Run, Settings};
 use crate::load;
 use crate::merge::fold::Fold;
 use crate::merge::{Outcome, RuleRef, Trace};
@@ -29,33 +29,23 @@ pub struct ArdanaJob {
     pub dir: PathBuf,
 }
 
-/// Reads the model in `job.dir` into the combined model.
-pub fn read(
-    job: &ArdanaJob,
-    files: &mut dyn Files,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<Rendered> {
-    let mut run = Run {
-        files,
-        sources,
-        settings,
+/// Reads the model in `job.dir` (from the run's store) into the combined model.
+pub fn read(job: &ArdanaJob, run: &mut Run<'_>) -> Result<Rendered> {
+    let mut reading = Reading {
+        files: &mut *run.files,
+        sources: &mut *run.sources,
+        settings: run.settings,
         warnings: Vec::new(),
-        trace: settings.explain.then(Trace::default),
+        trace: run.settings.explain.then(Trace::default),
     };
-    let doc = run.model(&job.dir)?;
-    Ok(Rendered::new(doc, run.warnings, run.trace))
+    let doc = reading.model(&job.dir)?;
+    Ok(Rendered::new(doc, reading.warnings, reading.trace))
 }
 
 /// Checks the model in `job.dir`: the summary line when it keeps every rule, else an error
 /// listing every violation.
-pub fn validate(
-    job: &ArdanaJob,
-    files: &mut dyn Files,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<(String, Vec<Warning>)> {
-    let rendered = read(job, files, sources, settings)?;
+pub fn validate(job: &ArdanaJob, run: &mut Run<'_>) -> Result<(String, Vec<Warning>)> {
+    let rendered = read(job, run)?;
     let count = |key: &str| {
         rendered
             .doc
@@ -76,7 +66,8 @@ pub fn validate(
     Ok((summary, rendered.warnings))
 }
 
-struct Run<'a> {
+/// A model being read: the parts of the run it is read in, and what the reading gathers.
+struct Reading<'a> {
     files: &'a mut dyn Files,
     sources: &'a mut SourceMap,
     settings: &'a Settings,
@@ -84,7 +75,7 @@ struct Run<'a> {
     trace: Option<Trace>,
 }
 
-impl Run<'_> {
+impl Reading<'_> {
     /// Loads one YAML file; `None` when it does not exist.
     fn load(&mut self, path: &FsPath) -> Result<Option<Node>> {
         match self.files.read(path)? {

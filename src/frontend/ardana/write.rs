@@ -18,12 +18,12 @@
 use super::graft::graft;
 use super::walk::{self, Entry};
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontend::{add_text_input, Files, Settings};
+use crate::frontend::{add_text_input, Run};
 use crate::load;
 use crate::value::key_text;
 use crate::value::py::py_str;
 use crate::value::style::StyleSink;
-use crate::value::{Key, Kind, Map, Node, SourceMap, Span};
+use crate::value::{Key, Kind, Map, Node, Span};
 use std::path::Path;
 
 /// What happens to one file.
@@ -82,14 +82,9 @@ fn map_of<'a>(node: Option<&'a Node>, what: &str, at: Span) -> Result<&'a Map> {
         .ok_or_else(|| bad(format!("the model has no {what} mapping"), at))
 }
 
-/// Plans writing `model` (a combined model, as `ardana read` prints it) into `dir`.
-pub fn plan(
-    model: &Node,
-    dir: &Path,
-    files: &mut dyn Files,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<Vec<Change>> {
+/// Plans writing `model` (a combined model, as `ardana read` prints it) into `dir`, whose
+/// files are read from the run's store.
+pub fn plan(model: &Node, dir: &Path, run: &mut Run<'_>) -> Result<Vec<Change>> {
     let input = map_of(model.get("inputModel"), "inputModel", model.span)?;
     let info = model.get("fileInfo");
     let fsm = map_of(
@@ -192,7 +187,7 @@ pub fn plan(
             ));
         }
     }
-    finish(out, dir, files, sources, settings)
+    finish(out, dir, run)
 }
 
 /// One `{S: ids, keyField: K, type: array}` or `{pass-through: [dotted], type: object}` entry.
@@ -326,13 +321,7 @@ fn one_per_file(fsm: &Map, section: &str) -> bool {
 }
 
 /// Compares each planned file with what the directory holds, and adds the deletions.
-fn finish(
-    out: Vec<(String, Map, Span)>,
-    dir: &Path,
-    files: &mut dyn Files,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<Vec<Change>> {
+fn finish(out: Vec<(String, Map, Span)>, dir: &Path, run: &mut Run<'_>) -> Result<Vec<Change>> {
     let mut changes: Vec<Change> = Vec::new();
     let mut planned: Vec<(String, Node, Status, Option<String>)> = Vec::with_capacity(out.len());
     for (rel, content, span) in out {
@@ -345,7 +334,7 @@ fn finish(
             .hint("rename the new section or entry so that its file name differs"));
         }
         let node = Node::map(content, Span::NONE);
-        let (old_text, old) = read(files, &dir.join(&rel), sources, settings)?;
+        let (old_text, old) = read(run, &dir.join(&rel))?;
         let (status, node) = match &old {
             Some(o) if o.py_eq(&node) => (Status::Ignored, node),
             // What the file already holds is written with its comments and spellings.
@@ -355,7 +344,7 @@ fn finish(
         };
         planned.push((rel, node, status, old_text));
     }
-    let styles = settings.load.styles.as_ref().map(StyleSink::book);
+    let styles = run.settings.load.styles.as_ref().map(StyleSink::book);
     for (rel, node, status, old) in planned {
         // Only a file that changes is written out (a large model has few of them).
         let text = (status != Status::Ignored)
@@ -369,15 +358,19 @@ fn finish(
     }
     // Model files nobody took: deleted, unless all they hold is empty lists the model lacks.
     let mut model_files = vec!["cloudConfig.yml".to_string()];
-    model_files.extend(walk::walk(files, dir).into_iter().filter_map(|e| match e {
-        Entry::Yaml { rel, .. } => Some(rel),
-        Entry::Readme { .. } | Entry::LinkedDir { .. } => None,
-    }));
+    model_files.extend(
+        walk::walk(run.files, dir)
+            .into_iter()
+            .filter_map(|e| match e {
+                Entry::Yaml { rel, .. } => Some(rel),
+                Entry::Readme { .. } | Entry::LinkedDir { .. } => None,
+            }),
+    );
     for rel in model_files {
         if changes.iter().any(|c| c.rel == rel) {
             continue;
         }
-        let (old_text, old) = read(files, &dir.join(&rel), sources, settings)?;
+        let (old_text, old) = read(run, &dir.join(&rel))?;
         let Some(old_text) = old_text else { continue };
         let only_empty = old.as_ref().and_then(Node::as_map).is_some_and(|m| {
             m.iter()
@@ -399,13 +392,9 @@ fn finish(
 }
 
 /// A file's text and parsed content (`None`, `None` when it does not exist).
-fn read(
-    files: &mut dyn Files,
-    path: &Path,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<(Option<String>, Option<Node>)> {
-    let Some(input) = files.read(path)? else {
+fn read(run: &mut Run<'_>, path: &Path) -> Result<(Option<String>, Option<Node>)> {
+    let (sources, settings) = (&mut *run.sources, run.settings);
+    let Some(input) = run.files.read(path)? else {
         return Ok((None, None));
     };
     let text = String::from_utf8_lossy(&input.bytes).into_owned();

@@ -10,25 +10,30 @@ mod jinja_part;
 mod jsonp;
 pub mod parts;
 
-use super::{file_span, Input, Rendered, Settings};
+use super::{file_span, Input, Rendered, Run};
 use crate::error::{ErrorKind, Result, WarnKind, Warning};
 use crate::load::yaml;
 use crate::merge::fold::{Fold, Rules};
 use crate::merge::{MergeError, Outcome, Trace};
 use crate::strategy::{Origin, RuleSet, Stack};
-use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
+use crate::value::{Key, Kind, Node, Path, Span};
 use how::{Failure, HowError};
 use parts::{Part, PartKind};
 
-/// Renders user-data inputs into one cloud-config; `## template: jinja` parts with
-/// `instance_data` (an instance-data.json) when it is given.
-pub fn render(
-    inputs: Vec<Input>,
-    instance_data: Option<Input>,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<Rendered> {
-    let instance = instance_data
+/// What the CLI hands over for `strata cloud-init`: the user-data inputs, and the instance
+/// data for jinja parts (an instance-data.json) when it is given.
+#[derive(Debug, Default)]
+pub struct CloudInitJob {
+    pub inputs: Vec<Input>,
+    pub instance_data: Option<Input>,
+}
+
+/// Renders user-data inputs into one cloud-config; `## template: jinja` parts with the
+/// instance data when it is given.
+pub fn render(job: CloudInitJob, run: &mut Run<'_>) -> Result<Rendered> {
+    let (inputs, sources, settings) = (job.inputs, &mut *run.sources, run.settings);
+    let instance = job
+        .instance_data
         .map(|i| instance::load(i, sources, settings))
         .transpose()?;
     // cloud-init's loader (safeyaml._CustomSafeLoader) also reads `!!python/unicode`.

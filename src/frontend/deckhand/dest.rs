@@ -48,20 +48,36 @@ impl From<PathError> for Fail {
 /// What a destination changed, for the trace: where, how, the value's span, what was there.
 pub(super) type Steps = Vec<(Vec<Loc>, Outcome, Span, Option<Node>)>;
 
+/// One destination as its `dest` mapping gives it.
+pub(super) struct Dest<'n> {
+    /// `dest.path`, parsed.
+    pub path: DPath,
+    /// `dest.path` normalized (`dpath::normalize`), as messages show it.
+    pub norm: std::borrow::Cow<'n, str>,
+    /// `dest.pattern` and `dest.recurse`, when truthy.
+    pub pattern: Option<&'n Node>,
+    pub recurse: Option<&'n Node>,
+    /// Where the `dest` mapping is written.
+    pub at: Span,
+}
+
 /// `jsonpath_replace` from its first `find`: creates the path when nothing matches, then
 /// writes the value (or splices it into the string there, or into every string below with
 /// `recurse`). Returns the new whole data when the path is `$`, and what changed where.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn write_dest(
-    p: &DPath,
-    norm: &str,
+    dest: &Dest<'_>,
     work: &mut Node,
     value: &Node,
-    pattern: Option<&Node>,
-    recurse: Option<&Node>,
-    at: Span,
     cx: &mut Cx<'_>,
 ) -> std::result::Result<(Option<Node>, Steps), Fail> {
+    let Dest {
+        path: p,
+        norm,
+        pattern,
+        recurse,
+        at,
+    } = dest;
+    let (pattern, recurse, at) = (*pattern, *recurse, *at);
     let existed = p.matches(work)?;
     if !existed {
         if !p.is_simple() {
@@ -96,21 +112,20 @@ pub(super) fn write_dest(
                 let Some(first) = p.first_location(work)? else {
                     return Err(Fail::Unsupported(format!("the first match of '{norm}' is the list a slice wraps a value in; jsonpath-ng rewrites the strings below it, and strata does not reproduce that")));
                 };
-                let mut changed = 0;
+                let mut splice = Splice {
+                    max: &max,
+                    pattern,
+                    re: &re,
+                    text: &text,
+                    here: first.clone(),
+                    steps: Vec::new(),
+                    changed: 0,
+                };
                 if let Some(node) = dpath::get_mut(work, &first) {
-                    let mut here = first.clone();
-                    recurse_replace(
-                        node,
-                        0,
-                        &max,
-                        pattern,
-                        &re,
-                        &text,
-                        &mut here,
-                        &mut steps,
-                        &mut changed,
-                    )?;
+                    splice.walk(node, 0)?;
                 }
+                let changed = splice.changed;
+                steps = splice.steps;
                 if changed == 0 && pattern.chars().any(|c| "[]().*+?{}|^$\\".contains(c)) {
                     cx.warn.push(WarnKind::SubstitutionQuirk, format!("recursive substitution with pattern '{pattern}' changed nothing: Deckhand only rewrites strings that contain the pattern's text literally"), at);
                 }
@@ -164,55 +179,58 @@ pub(super) fn write_dest(
 
 /// `_replace_pattern_recursively`: strings that contain the pattern's text literally get every
 /// regex match replaced; `depth` counts from 0 at the target, and `max` is compared with `==`.
-#[allow(clippy::too_many_arguments)]
-fn recurse_replace(
-    node: &mut Node,
-    depth: i64,
-    max: &Node,
-    pattern: &str,
-    re: &pyre::PyRegex,
-    text: &str,
-    here: &mut Vec<Loc>,
-    steps: &mut Vec<(Vec<Loc>, Outcome, Span, Option<Node>)>,
-    changed: &mut usize,
-) -> std::result::Result<(), String> {
-    if Node::new(Kind::Int(depth), Span::NONE).py_eq(max) {
-        return Ok(());
-    }
-    let visit = |loc: Loc,
-                 v: &mut Node,
-                 here: &mut Vec<Loc>,
-                 steps: &mut Vec<_>,
-                 changed: &mut usize|
-     -> std::result::Result<(), String> {
-        here.push(loc);
-        let r = match v.as_str() {
-            Some(s) if s.contains(pattern) => {
-                let old = v.clone();
-                *v = Node::str(re.sub(text, s)?, v.span);
-                steps.push((here.clone(), Outcome::Substituted, v.span, Some(old)));
-                *changed += 1;
-                Ok(())
-            }
-            _ => recurse_replace(v, depth + 1, max, pattern, re, text, here, steps, changed),
-        };
-        here.pop();
-        r
-    };
-    match &mut node.kind {
-        Kind::Map(m) => {
-            for i in 0..m.len() {
-                if let Some((_, v)) = m.get_index_mut(i) {
-                    visit(Loc::Entry(i), v, here, steps, changed)?;
+struct Splice<'a> {
+    /// `dest.recurse.depth` (-1 when it is not given: no limit).
+    max: &'a Node,
+    pattern: &'a str,
+    re: &'a pyre::PyRegex,
+    /// The value spliced in (`str(value)`).
+    text: &'a str,
+    /// Where the walk is.
+    here: Vec<Loc>,
+    /// The strings changed, and how many.
+    steps: Steps,
+    changed: usize,
+}
+
+impl Splice<'_> {
+    fn walk(&mut self, node: &mut Node, depth: i64) -> std::result::Result<(), String> {
+        if Node::new(Kind::Int(depth), Span::NONE).py_eq(self.max) {
+            return Ok(());
+        }
+        match &mut node.kind {
+            Kind::Map(m) => {
+                for i in 0..m.len() {
+                    if let Some((_, v)) = m.get_index_mut(i) {
+                        self.visit(Loc::Entry(i), v, depth)?;
+                    }
                 }
             }
-        }
-        Kind::List(items) => {
-            for (i, v) in items.iter_mut().enumerate() {
-                visit(Loc::Item(i), v, here, steps, changed)?;
+            Kind::List(items) => {
+                for (i, v) in items.iter_mut().enumerate() {
+                    self.visit(Loc::Item(i), v, depth)?;
+                }
             }
+            _ => {}
         }
-        _ => {}
+        Ok(())
     }
-    Ok(())
+
+    /// A child of a node at `depth`: a string is spliced, anything else walked.
+    fn visit(&mut self, loc: Loc, v: &mut Node, depth: i64) -> std::result::Result<(), String> {
+        self.here.push(loc);
+        let r = match v.as_str() {
+            Some(s) if s.contains(self.pattern) => {
+                let old = v.clone();
+                *v = Node::str(self.re.sub(self.text, s)?, v.span);
+                self.steps
+                    .push((self.here.clone(), Outcome::Substituted, v.span, Some(old)));
+                self.changed += 1;
+                Ok(())
+            }
+            _ => self.walk(v, depth + 1),
+        };
+        self.here.pop();
+        r
+    }
 }

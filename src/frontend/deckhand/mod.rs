@@ -25,7 +25,7 @@ mod select;
 mod subst;
 mod validate;
 
-use super::{Input, Rendered, Settings, Stream, StreamDoc};
+use super::{Input, Rendered, Run, Stream, StreamDoc};
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::merge::fold::Fold;
 use crate::merge::{Outcome, RuleRef, Trace};
@@ -145,7 +145,8 @@ impl Slot {
 }
 
 /// Renders a Deckhand document set.
-pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) -> Result<Rendered> {
+pub fn render(job: DeckhandJob, run: &mut Run<'_>) -> Result<Rendered> {
+    let (sources, settings) = (&mut *run.sources, run.settings);
     let mut load_warnings = Vec::new();
     let nodes = load::documents(job.inputs, sources, settings, &mut load_warnings)?;
     let sources: &SourceMap = sources;
@@ -194,7 +195,7 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
         let site = select::Site::build(&docs, &own, &order, policy, &set.unhashable, &mut cx.warn)?;
         let plan = order::plan(&site)?;
         let slots = own.into_iter().map(Slot::new).collect();
-        let slots = run(&docs, &site, &plan, slots, &mut cx)?;
+        let slots = render_loop(&docs, &site, &plan, slots, &mut cx)?;
         Ok((site.parent, plan, slots))
     })();
     // A failure keeps the warnings gathered before it: they are printed before the error.
@@ -210,7 +211,7 @@ pub fn render(job: DeckhandJob, sources: &mut SourceMap, settings: &Settings) ->
 }
 
 /// The render loop of `DocumentLayering.render()`.
-fn run<'d>(
+fn render_loop<'d>(
     docs: &'d [Doc],
     site: &select::Site<'d>,
     plan: &order::Plan,

@@ -8,7 +8,7 @@
 //! `UnknownSubstitutionError`; with `--allow-missing-substitution-source` (the engine's
 //! `fail_on_missing_sub_src=False`) missing sources and failures are warnings instead.
 
-use super::dest::{write_dest, Fail};
+use super::dest::{write_dest, Dest, Fail};
 use super::doc::{get, truthy, Doc};
 use super::order::{source_key, Plan};
 use super::pyre::{self, GroupRef};
@@ -271,7 +271,6 @@ fn trace_path(data: &Node, locs: &[Loc]) -> Path {
 }
 
 /// `_substitute_one` for one destination.
-#[allow(clippy::too_many_arguments)]
 fn substitute_one(
     d: usize,
     dest: &Node,
@@ -297,8 +296,14 @@ fn substitute_one(
             format!("The provided jsonpath {norm} does not begin with \".\" or \"$\"").into(),
         );
     }
-    let p = DPath::parse(&norm)?;
-    if crate::load::yaml::tree_depth(&value) + p.steps() > MAX_DEPTH {
+    let target = Dest {
+        path: DPath::parse(&norm)?,
+        norm,
+        pattern,
+        recurse,
+        at: dest.span,
+    };
+    if crate::load::yaml::tree_depth(&value) + target.path.steps() > MAX_DEPTH {
         return Err(format!("the result would nest deeper than {MAX_DEPTH} levels").into());
     }
     let Some(slot) = slots.get_mut(d) else {
@@ -315,13 +320,12 @@ fn substitute_one(
         slot.data_mut().clone()
     };
     // The top-level keys before: `jsonpath_replace` works on a shallow copy of the data.
-    let keys: Option<Vec<Key>> = p
+    let keys: Option<Vec<Key>> = target
+        .path
         .may_not_update()
         .then(|| work.as_map().map(|m| m.keys().cloned().collect()))
         .flatten();
-    let (root, steps) = match write_dest(
-        &p, &norm, &mut work, &value, pattern, recurse, dest.span, cx,
-    ) {
+    let (root, steps) = match write_dest(&target, &mut work, &value, cx) {
         Ok(done) => done,
         Err(Fail::Silent(why)) => {
             // What the path's creation added inside values the data had stays (it was

@@ -20,7 +20,7 @@ mod strategy;
 mod types;
 
 use crate::error::{Result, WarnKind, Warning};
-use crate::frontend::{add_text_input, Input, Rendered, Settings};
+use crate::frontend::{add_text_input, Input, Rendered, Run, Settings};
 use crate::load;
 use crate::merge::fold::Fold;
 use crate::merge::Trace;
@@ -62,9 +62,10 @@ enum Pending {
 }
 
 /// Merges the environment files of `job` into one environment.
-pub fn render(job: HeatJob, sources: &mut SourceMap, settings: &Settings) -> Result<Rendered> {
+pub fn render(job: HeatJob, run: &mut Run<'_>) -> Result<Rendered> {
+    let sources = &mut *run.sources;
     // Heat's loader (template_format.yaml_loader) builds timestamps as strings.
-    let mut settings = settings.clone();
+    let mut settings = run.settings.clone();
     settings.load.dialect.timestamps_as_text = true;
     let settings = &settings;
     let mut warnings = Vec::new();

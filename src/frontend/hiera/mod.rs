@@ -27,7 +27,7 @@ pub mod slice;
 pub mod state;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontend::{add_text_input, built_from, Input, Rendered, Settings};
+use crate::frontend::{add_text_input, built_from, Input, Rendered, Run, Settings};
 use crate::load;
 use crate::load::psych::{Psych, Refusals};
 use crate::strategy::Origin;
@@ -166,13 +166,9 @@ fn load_doc(
     Ok((doc, Span::new(id, 0, 0)))
 }
 
-/// Runs a Hiera job.
-pub fn render(
-    job: HieraJob,
-    files: &mut dyn Files,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<HieraOutput> {
+/// Runs a Hiera job; the data files are read from the run's store.
+pub fn render(job: HieraJob, run: &mut Run<'_>) -> Result<HieraOutput> {
+    let (sources, settings) = (&mut *run.sources, run.settings);
     let mut warnings = Vec::new();
     let merge = explicit(&job.merge)?;
     let config_name = job.config.name.clone();
@@ -207,15 +203,12 @@ pub fn render(
         None => None,
     };
     let scope = scope(facts)?;
-    let settings = &data_settings;
     let mut h = Hiera::new(
         config,
         config_name,
         job.root,
         scope,
-        files,
-        sources,
-        settings,
+        run.with_settings(&data_settings),
         job.explain_levels,
     );
     h.warnings = warnings;

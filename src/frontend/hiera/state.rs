@@ -9,7 +9,7 @@ use super::locate::{Files, Location};
 use super::options::Options;
 use super::report::{say, Log};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontend::{Input, Settings};
+use crate::frontend::{Input, Run, Settings};
 use crate::load::psych::{Refusal, Refusals};
 use crate::merge::Trace;
 use crate::value::{Kind, Map, Node, SourceMap, Span};
@@ -57,17 +57,22 @@ pub struct Hiera<'a> {
 }
 
 impl<'a> Hiera<'a> {
-    #[allow(clippy::too_many_arguments)]
+    /// A run of lookups in `hiera.yaml`'s hierarchy (`config`, read from `config_name` in
+    /// the folder `root`) with `scope`'s variables; `run`'s settings are the ones its files
+    /// are read with (Psych's rules).
     pub fn new(
         config: Config,
         config_name: String,
         root: PathBuf,
         scope: Map,
-        files: &'a mut dyn Files,
-        sources: &'a mut SourceMap,
-        settings: &'a Settings,
+        run: Run<'a>,
         explain_levels: bool,
     ) -> Hiera<'a> {
+        let Run {
+            sources,
+            settings,
+            files,
+        } = run;
         Hiera {
             config,
             config_name,

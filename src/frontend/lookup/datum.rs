@@ -4,26 +4,23 @@
 //! expanded prefix joined with the lookup path is walked through the tree: the first segment
 //! names a store (`DatumStructure`, or a folder beside Datum.yml), then folders, then the
 //! first `<segment>.yml|.yaml|.json` file found, then keys inside it. A missing file means the
-//! layer has nothing. Files are read through the CLI's callback, once each.
+//! layer has nothing. Files are read from the run's store (`Files::read_named`), once each.
 
 use super::layers::{load_input, rules_from_doc, OptionsForm};
 use super::resolve::{walk, FoldCache, LayerSource};
 use super::rules::{get_ci, Fallback};
-use super::ReadFile;
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
-use crate::frontend::{file_span, Input, Settings};
+use crate::frontend::{file_span, Input, Run};
 use crate::strategy::selector::PathRules;
 use crate::value::key_text;
-use crate::value::{Kind, Node, SourceMap, Span};
+use crate::value::{Kind, Node, Span};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// A Datum tree as a list of layers (one per precedence entry).
 pub(crate) struct Tree<'a, 'r> {
-    read: &'a mut ReadFile<'r>,
-    sources: &'a mut SourceMap,
-    settings: &'a Settings,
+    run: &'a mut Run<'r>,
     root: PathBuf,
     /// `DatumStructure` stores (name, folder); `None`: every folder beside Datum.yml.
     stores: Option<Vec<(String, PathBuf)>>,
@@ -76,7 +73,7 @@ impl Tree<'_, '_> {
         }
         if !self.psd1_warned {
             let psd1 = dir.join(format!("{name}.psd1"));
-            if (self.read)(&psd1)?.is_some() {
+            if self.run.files.read_named(&psd1)?.is_some() {
                 self.psd1_warned = true;
                 self.warnings.push(Warning {
                     kind: WarnKind::Unsupported,
@@ -96,11 +93,16 @@ impl Tree<'_, '_> {
         if let Some(hit) = self.cache.get(path) {
             return Ok(hit.clone());
         }
-        let doc = match (self.read)(path)? {
+        let doc = match self.run.files.read_named(path)? {
             None => None,
             Some(input) if input.bytes.is_empty() => Some(Rc::new(Node::null(Span::NONE))),
             Some(input) => {
-                let node = load_input(input, self.sources, self.settings, &mut self.warnings)?;
+                let node = load_input(
+                    input,
+                    self.run.sources,
+                    self.run.settings,
+                    &mut self.warnings,
+                )?;
                 Some(Rc::new(node.unwrap_or(Node::null(Span::NONE))))
             }
         };
@@ -114,11 +116,10 @@ pub(crate) fn prepare<'a, 'r>(
     datum: Input,
     node: Input,
     root: PathBuf,
-    read: &'a mut ReadFile<'r>,
-    sources: &'a mut SourceMap,
-    settings: &'a Settings,
+    run: &'a mut Run<'r>,
     warnings: &mut Vec<Warning>,
 ) -> Result<(Tree<'a, 'r>, PathRules, Option<Node>)> {
+    let (sources, settings) = (&mut *run.sources, run.settings);
     let datum_name = datum.name.clone();
     let def = load_input(datum, sources, settings, warnings)?;
     let Some(def) = def.filter(|d| d.as_map().is_some()) else {
@@ -184,9 +185,7 @@ pub(crate) fn prepare<'a, 'r>(
         ));
     }
     let tree = Tree {
-        read,
-        sources,
-        settings,
+        run,
         root,
         stores,
         prefixes,

@@ -11,12 +11,11 @@ pub mod resolve;
 pub mod rules;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontend::{Input, Rendered, Settings};
+use crate::frontend::{Input, Rendered, Run};
 use crate::merge::Trace;
 use crate::strategy::selector::split_path;
-use crate::value::SourceMap;
-use resolve::{Found, LayerSource, Run};
-use std::path::{Path, PathBuf};
+use resolve::{Found, LayerSource, Search};
+use std::path::PathBuf;
 
 /// Where the hierarchy comes from.
 #[derive(Debug)]
@@ -48,15 +47,8 @@ pub struct LookupJob {
     pub hierarchy: Hierarchy,
 }
 
-/// Reads a file named by the hierarchy: `Ok(None)` when it does not exist.
-pub type ReadFile<'a> = dyn FnMut(&Path) -> Result<Option<Input>> + 'a;
-
-pub fn render(
-    job: LookupJob,
-    read: &mut ReadFile<'_>,
-    sources: &mut SourceMap,
-    settings: &Settings,
-) -> Result<Rendered> {
+/// Runs a lookup; a Datum tree's files are read from the run's store.
+pub fn render(job: LookupJob, run: &mut Run<'_>) -> Result<Rendered> {
     let key = match job.key.as_deref() {
         None => None,
         Some(k) => {
@@ -69,27 +61,26 @@ pub fn render(
         }
     };
     let mut warnings = Vec::new();
-    let mut trace = settings.explain.then(Trace::default);
+    let mut trace = run.settings.explain.then(Trace::default);
     let doc = match job.hierarchy {
         Hierarchy::Layers { layers, options } => {
             let (mut src, rules, node) =
-                layers::prepare(layers, options, sources, settings, &mut warnings)?;
-            let mut run = Run {
+                layers::prepare(layers, options, run.sources, run.settings, &mut warnings)?;
+            let mut search = Search {
                 rules: &rules,
                 trace: trace.as_mut(),
                 warnings: &mut warnings,
             };
-            run_job(&mut run, &mut src, key, node.as_ref())?
+            run_job(&mut search, &mut src, key, node.as_ref())?
         }
         Hierarchy::Datum { datum, node, root } => {
-            let (mut tree, rules, node) =
-                datum::prepare(datum, node, root, read, sources, settings, &mut warnings)?;
-            let mut run = Run {
+            let (mut tree, rules, node) = datum::prepare(datum, node, root, run, &mut warnings)?;
+            let mut search = Search {
                 rules: &rules,
                 trace: trace.as_mut(),
                 warnings: &mut warnings,
             };
-            let doc = run_job(&mut run, &mut tree, key, node.as_ref());
+            let doc = run_job(&mut search, &mut tree, key, node.as_ref());
             warnings.append(&mut tree.warnings);
             doc?
         }
@@ -105,14 +96,14 @@ pub fn render(
 }
 
 fn run_job(
-    run: &mut Run<'_>,
+    search: &mut Search<'_>,
     src: &mut dyn LayerSource,
     key: Option<(String, Vec<String>)>,
     node: Option<&crate::value::Node>,
 ) -> Result<crate::value::Node> {
     match key {
-        None => run.rsop(src, node),
-        Some((text, path)) => match run.find(src, &path)? {
+        None => search.rsop(src, node),
+        Some((text, path)) => match search.find(src, &path)? {
             Found::Value(v) => Ok(v),
             Found::Nothing => Err(Error::new(
                 ErrorKind::Merge,

@@ -6,7 +6,7 @@
 //! from the most specific file, as `strata merge` does without `--rules`.
 
 use super::layers::{load_input, rules_from_doc, OptionsForm};
-use super::resolve::{all_keys, Found, LayerSource, Run};
+use super::resolve::{all_keys, Found, LayerSource, Search};
 use super::rules::Fallback;
 use crate::error::{Error, ErrorKind, Result, WarnKind, Warning};
 use crate::frontend::{parse_inputs, Input, Rendered, Settings};
@@ -105,7 +105,7 @@ pub(crate) fn merge_with_rules(
     let keys = all_keys(&layers, false);
     let mut trace = settings.explain.then(Trace::default);
     let mut src = Owned(layers);
-    let mut run = Run {
+    let mut search = Search {
         rules: &rules,
         trace: trace.as_mut(),
         warnings: &mut warnings,
@@ -113,7 +113,7 @@ pub(crate) fn merge_with_rules(
     let mut out = Map::default();
     for key in keys {
         let name = key_text(&key.0);
-        match run.lookup_key(&mut src, &name)? {
+        match search.lookup_key(&mut src, &name)? {
             Found::Value(v) => {
                 out.insert(key, v);
             }

@@ -115,14 +115,15 @@ impl LayerSource for DocLayers {
     }
 }
 
-/// Output of a run: trace and warnings collected along the way.
-pub struct Run<'t> {
+/// One search through the layers under `rules`: the trace and warnings collected along the
+/// way.
+pub struct Search<'t> {
     pub rules: &'t PathRules,
     pub trace: Option<&'t mut Trace>,
     pub warnings: &'t mut Vec<Warning>,
 }
 
-impl Run<'_> {
+impl Search<'_> {
     /// Looks `path` up through every layer; `None` when no layer has a value there.
     pub fn lookup(&mut self, src: &mut dyn LayerSource, path: &[String]) -> Result<Option<Node>> {
         Ok(self.find(src, path)?.value())

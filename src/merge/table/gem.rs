@@ -6,15 +6,15 @@
 //! marked `ref`) and agree with deep_merge 1.1.1 under Ruby (`scripts/check-table.py` replays
 //! them).
 
-use super::{merger, Policy};
+use super::{merger, Entry};
 use crate::strategy::{GemOpts, Knockout, MergerSpec, RuleSet};
 
-fn with(opts: GemOpts) -> Policy {
-    Policy::Gem(RuleSet::one(merger(MergerSpec::Gem(opts), "deep")))
+fn with(opts: GemOpts) -> Entry {
+    Entry::Gem(RuleSet::one(merger(MergerSpec::Gem(opts), "deep")))
 }
 
 /// No options.
-fn gem() -> Policy {
+fn gem() -> Entry {
     with(GemOpts::default())
 }
 
@@ -25,21 +25,21 @@ fn knockout(prefix: &str) -> Option<Knockout> {
     })
 }
 
-fn ko(prefix: &str) -> Policy {
+fn ko(prefix: &str) -> Entry {
     with(GemOpts {
         knockout: knockout(prefix),
         ..GemOpts::default()
     })
 }
 
-fn sorted() -> Policy {
+fn sorted() -> Entry {
     with(GemOpts {
         sort_merged_arrays: true,
         ..GemOpts::default()
     })
 }
 
-fn hash_arrays() -> Policy {
+fn hash_arrays() -> Entry {
     with(GemOpts {
         merge_hash_arrays: true,
         ..GemOpts::default()

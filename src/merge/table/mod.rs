@@ -1,10 +1,10 @@
 //! The engine's behaviour as a table (issue 38, item 4): one line per case, no front-end.
-//! `merges!(policy, "old", "new" => "result", [steps], notices [..])` loads both sides with
-//! strata's own YAML loader, merges them under `policy` with a trace, and compares the result
+//! `merges!(entry, "old", "new" => "result", [steps], notices [..])` loads both sides with
+//! strata's own YAML loader, merges them through `entry` (an engine entry point and its rules) with a trace, and compares the result
 //! (typed, key order included), the trace's steps (`"/path outcome"`, in order; checked only
 //! when given) and the notices (always: none unless listed). `merges!(.. => fails "text")`
 //! expects the merge to fail with a message containing `text` and leave the old value as it
-//! was. `folds!(policy, [layers..] => "result")` folds several layers in the system's order
+//! was. `folds!(entry, [layers..] => "result")` folds several layers in the system's order
 //! (cloud-init and the stack family: earliest first; Datum: most specific first, the result
 //! so far ranking first; Hiera's `deep`: highest first, the result so far as the gem's
 //! source). The policies are built here from the engine's specs (`strategy`), never through a
@@ -19,7 +19,7 @@ use crate::strategy::{Merger, MergerSpec, Origin, RuleSet};
 use crate::value::{Kind, Node, Path};
 
 /// How a case runs: which engine entry point, with which rules.
-pub(super) enum Policy {
+pub(super) enum Entry {
     /// `Engine::merge_layer` under a rule set (the stack family).
     Rules(RuleSet),
     /// `Engine::merge_at` this JSON Pointer (Deckhand's actions): steps recorded under it.
@@ -114,7 +114,7 @@ struct Ran {
     notices: Vec<String>,
 }
 
-impl Policy {
+impl Entry {
     /// Folds the layers (at least one) in the system's order, with a trace.
     fn run(&self, layers: Vec<Option<Node>>) -> Ran {
         let mut trace = Trace::default();
@@ -126,10 +126,10 @@ impl Policy {
             let Some(new) = new else { continue };
             trace.layer = u32::try_from(i + 1).unwrap_or(0);
             let step = match self {
-                Policy::Rules(rules) | Policy::Gem(rules) => {
+                Entry::Rules(rules) | Entry::Gem(rules) => {
                     let mut eng = Engine::new(rules, Some(&mut trace));
                     let (old, new) = match (self, acc.take()) {
-                        (Policy::Gem(_), Some(a)) => (new, a),
+                        (Entry::Gem(_), Some(a)) => (new, a),
                         (_, Some(a)) => (a, new),
                         (_, None) => {
                             acc = Some(new);
@@ -140,7 +140,7 @@ impl Policy {
                     notices.append(&mut eng.notices);
                     r.map_err(|(e, old)| (e.message, old))
                 }
-                Policy::At(rules, at) => {
+                Entry::At(rules, at) => {
                     let Some(old) = acc.take() else {
                         acc = Some(new);
                         continue;
@@ -151,7 +151,7 @@ impl Policy {
                     notices.append(&mut eng.notices);
                     r.map_err(|(e, old)| (e.message, old))
                 }
-                Policy::Recording(rules) => {
+                Entry::Recording(rules) => {
                     let Some(old) = acc.take() else {
                         acc = Some(new);
                         continue;
@@ -161,7 +161,7 @@ impl Policy {
                     notices.append(&mut eng.notices);
                     r.map_err(|(e, old)| (e.message, old))
                 }
-                Policy::With(rules, spec) => {
+                Entry::With(rules, spec) => {
                     let mut eng = Engine::new(rules, Some(&mut trace));
                     let old = acc.take();
                     let kept = old.clone();
@@ -169,7 +169,7 @@ impl Policy {
                     notices.append(&mut eng.notices);
                     r.map_err(|e| (e.message, kept.unwrap_or_else(|| Node::null(e.span))))
                 }
-                Policy::Ranked { rules, .. } => {
+                Entry::Ranked { rules, .. } => {
                     let Some(old) = acc.take() else {
                         acc = Some(new);
                         continue;
@@ -212,7 +212,7 @@ impl Policy {
 
     fn finish(&self, n: Node) -> Node {
         match self {
-            Policy::Ranked { rules, strip: true } => {
+            Entry::Ranked { rules, strip: true } => {
                 let ctx = RankCtx::new(rules, &[], merger(MergerSpec::Ranked(RuleId(0)), "scalar"));
                 super::knockout::strip_markers(&ctx, rules.strategy(RuleId(0)), n)
             }
@@ -230,7 +230,7 @@ pub(super) enum Want<'a> {
 /// Runs one case; panics naming the table line on a mismatch.
 pub(super) fn case(
     line: u32,
-    policy: &Policy,
+    entry: &Entry,
     layers: &[&str],
     want: Want<'_>,
     steps: Option<&[&str]>,
@@ -239,11 +239,11 @@ pub(super) fn case(
 ) {
     let mut nodes: Vec<Option<Node>> = layers.iter().enumerate().map(|(i, t)| load(t, i)).collect();
     let first = nodes.first().cloned().flatten();
-    if !fold && matches!(policy, Policy::Gem(_)) {
+    if !fold && matches!(entry, Entry::Gem(_)) {
         // A pair is (old, new); the gem's fold starts from the highest (new) side.
         nodes.reverse();
     }
-    let ran = policy.run(nodes);
+    let ran = entry.run(nodes);
     let at = format!("table line {line}: {layers:?}");
     match (want, &ran.result) {
         (Want::Result(text), Ok(got)) => {
@@ -283,8 +283,8 @@ pub(super) fn case(
     assert_eq!(ran.notices, notices, "{at}: notices");
 }
 
-/// `merges!(policy, old, new => want [, [steps..]] [, notices [..]])`, or
-/// `merges!(policy, old, new => fails "message part")`.
+/// `merges!(entry, old, new => want [, [steps..]] [, notices [..]])`, or
+/// `merges!(entry, old, new => fails "message part")`.
 macro_rules! merges {
     ($p:expr, $old:expr, $new:expr => fails $msg:expr) => {
         $crate::merge::table::case(line!(), &$p, &[$old, $new], $crate::merge::table::Want::Fails($msg), None, &[], false)
@@ -302,7 +302,7 @@ macro_rules! merges {
     };
 }
 
-/// `folds!(policy, [layers..] => want [, notices [..]])`, layers in the system's order.
+/// `folds!(entry, [layers..] => want [, notices [..]])`, layers in the system's order.
 macro_rules! folds {
     ($p:expr, [$($layer:expr),+ $(,)?] => $want:expr $(, notices [$($n:expr),* $(,)?])?) => {
         $crate::merge::table::case(

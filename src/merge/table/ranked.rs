@@ -6,7 +6,7 @@
 //! follow docs/reference/datum.md where strata does not deviate on purpose
 //! (docs/frontends/datum.md, "Deviations"; cases that pin a deviation say so).
 
-use super::{merger, Policy};
+use super::{merger, Entry};
 use crate::strategy::ranked::{Field, ListMode, MapListMode, MapMode, RankedStrategy, RuleId};
 use crate::strategy::selector::{PathRule, PathRules, RuleKind};
 use crate::strategy::MergerSpec;
@@ -96,7 +96,7 @@ fn table(
     rules: Vec<(&str, RankedStrategy)>,
     fold: bool,
     strip: bool,
-) -> Policy {
+) -> Entry {
     let mut t = PathRules::new(
         fold,
         PathRule {
@@ -122,16 +122,16 @@ fn table(
             strategy: with_id(s, id),
         });
     }
-    Policy::Ranked { rules: t, strip }
+    Entry::Ranked { rules: t, strip }
 }
 
 /// One strategy everywhere, case-folded (Datum).
-fn r(s: RankedStrategy) -> Policy {
+fn r(s: RankedStrategy) -> Entry {
     table(s, Vec::new(), true, false)
 }
 
 /// `r`, the result stripped of knockout markers as a lookup's result is.
-fn stripped(s: RankedStrategy) -> Policy {
+fn stripped(s: RankedStrategy) -> Entry {
     table(s, Vec::new(), true, true)
 }
 

@@ -6,7 +6,7 @@
 //! docs/reference/{cloud-init,heat,hiera}.md (their verified examples are marked `ref`);
 //! `scripts/check-table.py` replays the cloud-init and Heat cases through the real code.
 
-use super::{merger, Policy};
+use super::{merger, Entry};
 use crate::strategy::{
     DictMethod, DictOpts, ListMethod, ListOpts, MergerSpec, RuleSet, Stack, StrMethod, StrOpts,
 };
@@ -14,8 +14,8 @@ use crate::strategy::{
 /// A cloud-init merger stack from its string form (`dict(no_replace,recurse_list)+list()`),
 /// with cloud-init's option precedence (replace > no_replace; append > prepend > replace >
 /// no_replace).
-fn ci(text: &str) -> Policy {
-    Policy::Rules(RuleSet::single(ci_stack(text)))
+fn ci(text: &str) -> Entry {
+    Entry::Rules(RuleSet::single(ci_stack(text)))
 }
 
 fn ci_stack(text: &str) -> Stack {
@@ -73,8 +73,8 @@ fn ci_stack(text: &str) -> Stack {
 }
 
 /// The plain deep merge (`strata merge` without `--how`; Deckhand's `merge` action).
-fn deep() -> Policy {
-    Policy::Rules(RuleSet::single(Stack::deep_default()))
+fn deep() -> Entry {
+    Entry::Rules(RuleSet::single(Stack::deep_default()))
 }
 
 fn list(method: ListMethod) -> MergerSpec {
@@ -117,18 +117,18 @@ fn heat_stack(deep: bool) -> RuleSet {
     })
 }
 
-fn heat(deep: bool) -> Policy {
-    Policy::Rules(heat_stack(deep))
+fn heat(deep: bool) -> Entry {
+    Entry::Rules(heat_stack(deep))
 }
 
 /// `merge_with` at the root with `top` forced (Heat's parameter merge by template type).
-fn heat_top(top: MergerSpec) -> Policy {
-    Policy::With(heat_stack(true), merger(top, "top"))
+fn heat_top(top: MergerSpec) -> Entry {
+    Entry::With(heat_stack(true), merger(top, "top"))
 }
 
 /// One spec alone (Hiera's `hash` and `unique`).
-fn one(spec: MergerSpec) -> Policy {
-    Policy::Rules(RuleSet::one(merger(spec, "one")))
+fn one(spec: MergerSpec) -> Entry {
+    Entry::Rules(RuleSet::one(merger(spec, "one")))
 }
 
 #[test]
@@ -256,8 +256,8 @@ fn deep_default() {
     merges!(deep(), "[1]", "[2]" => "[2]");
     merges!(deep(), "x", "{a: 1}" => "{a: 1}");
     // Deckhand's `merge` action at a path: the same merge, steps under the path.
-    merges!(Policy::At(RuleSet::single(Stack::deep_default()), "/data/x"), "{a: {b: 1}}", "{a: {c: 2}, d: [1]}" => "{a: {b: 1, c: 2}, d: [1]}", ["/data/x/a/c added", "/data/x/d added"]);
-    merges!(Policy::At(RuleSet::single(Stack::deep_default()), "/l/0"), "{a: 1}", "site" => "site", ["/l/0 replaced"]);
+    merges!(Entry::At(RuleSet::single(Stack::deep_default()), "/data/x"), "{a: {b: 1}}", "{a: {c: 2}, d: [1]}" => "{a: {b: 1, c: 2}, d: [1]}", ["/data/x/a/c added", "/data/x/d added"]);
+    merges!(Entry::At(RuleSet::single(Stack::deep_default()), "/l/0"), "{a: 1}", "site" => "site", ["/l/0 replaced"]);
 }
 
 #[test]
@@ -288,7 +288,7 @@ fn heat_python_specs() {
     merges!(heat(false), "{a: {x: 1}, b: 1}", "{a: {y: 2}, b: null}" => "{a: {y: 2}, b: 1}", ["/a replaced", "/b kept"]);
     merges!(heat(false), "{a: x}", "{a: y}" => "{a: y}");
     // recording_containers: a step for each container merged into (Heat's trace).
-    merges!(Policy::Recording(heat_stack(true)), "{a: {x: 1}, l: [1]}", "{a: {y: 2}, l: [2]}" => "{a: {x: 1, y: 2}, l: [1, 2]}", ["/ merged", "/a merged", "/a/y added", "/l appended", "/l/1 appended"]);
+    merges!(Entry::Recording(heat_stack(true)), "{a: {x: 1}, l: [1]}", "{a: {y: 2}, l: [2]}" => "{a: {x: 1, y: 2}, l: [1, 2]}", ["/ merged", "/a merged", "/a/y added", "/l appended", "/l/1 appended"]);
     merges!(heat(true), "{a: {x: 1}, l: [1]}", "{a: {y: 2}, l: [2]}" => "{a: {x: 1, y: 2}, l: [1, 2]}", ["/a/y added", "/l/1 appended"]);
     // The top spec forced by the parameter type (`merge_with`).
     merges!(heat_top(heat_map(true)), "{a: 1}", "[1]" => fails "AttributeError: 'list' object has no attribute 'items'");
@@ -318,17 +318,17 @@ fn heat_python_specs() {
 }
 
 /// A dict spec alone, with these options on `method`.
-fn dict(method: DictMethod, set: fn(&mut DictOpts)) -> Policy {
+fn dict(method: DictMethod, set: fn(&mut DictOpts)) -> Entry {
     let mut opts = DictOpts::new(method);
     set(&mut opts);
     one(MergerSpec::Dict(opts))
 }
 
 /// `dict`, forced on top (`merge_with`).
-fn dict_top(method: DictMethod, set: fn(&mut DictOpts)) -> Policy {
+fn dict_top(method: DictMethod, set: fn(&mut DictOpts)) -> Entry {
     let mut opts = DictOpts::new(method);
     set(&mut opts);
-    Policy::With(RuleSet::default(), merger(MergerSpec::Dict(opts), "top"))
+    Entry::With(RuleSet::default(), merger(MergerSpec::Dict(opts), "top"))
 }
 
 #[test]

@@ -273,10 +273,8 @@ impl<'a> Walk<'a> {
                     Kind::Moved,
                     path,
                     doc,
-                    Some(old),
-                    Some(new),
-                    Some(bp),
-                    Some(hp),
+                    Some((old, bp)),
+                    Some((new, hp)),
                     cause,
                 );
             }
@@ -293,10 +291,8 @@ impl<'a> Walk<'a> {
                     Kind::Changed,
                     path,
                     doc,
-                    Some(old),
-                    Some(new),
-                    Some(bp),
-                    Some(hp),
+                    Some((old, bp)),
+                    Some((new, hp)),
                     cause,
                 );
             }
@@ -318,16 +314,7 @@ impl<'a> Walk<'a> {
         let hp = self.head_prov(new, nc);
         let around = provenance(self.base.sources, None, oc.step);
         let cause = rule_cause(&around, &hp).unwrap_or_else(|| value_cause(&hp));
-        self.push(
-            Kind::Added,
-            path,
-            doc,
-            None,
-            Some(new),
-            None,
-            Some(hp),
-            cause,
-        );
+        self.push(Kind::Added, path, doc, None, Some((new, hp)), cause);
     }
 
     /// A value the base has and the head has not; `nc` is the head's container around it.
@@ -348,16 +335,7 @@ impl<'a> Walk<'a> {
             None => rule_cause(&bp, &around)
                 .unwrap_or_else(|| cause_at(bp.at.as_ref(), CauseKind::Gone)),
         };
-        self.push(
-            Kind::Removed,
-            path,
-            doc,
-            Some(old),
-            None,
-            Some(bp),
-            None,
-            cause,
-        );
+        self.push(Kind::Removed, path, doc, Some((old, bp)), None, cause);
     }
 
     /// Whether the same value now comes from another file.
@@ -380,24 +358,25 @@ impl<'a> Walk<'a> {
         provenance(self.head.sources, Some(node), cx.step)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// A change at `path`: each side's value with where it came from (`None`: the side has
+    /// no value there).
     fn push(
         &mut self,
         kind: Kind,
         path: &Path,
         doc: Option<&str>,
-        old: Option<&Node>,
-        new: Option<&Node>,
-        base: Option<Provenance>,
-        head: Option<Provenance>,
+        base: Option<(&Node, Provenance)>,
+        head: Option<(&Node, Provenance)>,
         cause: Cause,
     ) {
+        let (old, base) = base.map_or((None, None), |(n, p)| (Some(n.clone()), Some(p)));
+        let (new, head) = head.map_or((None, None), |(n, p)| (Some(n.clone()), Some(p)));
         self.out.push(Change {
             kind,
             path: path.clone(),
             document: doc.map(str::to_string),
-            old: old.cloned(),
-            new: new.cloned(),
+            old,
+            new,
             base,
             head,
             cause,

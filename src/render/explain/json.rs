@@ -5,13 +5,13 @@
 //! the result, so no entry list or whole-document `Value` of the explanation is ever built.
 
 use super::yaml::{reason, removed};
-use super::{leaves, Context, Leaf, Warnings};
+use super::{leaves, Context, Leaf, Subject, Warnings};
 use crate::error::Result;
 use crate::merge::{Outcome, Prior, Step};
 use crate::render::json;
 use crate::rendered::Rendered;
 use crate::strategy::Origin;
-use crate::value::{Node, Path, SourceMap};
+use crate::value::{Node, SourceMap};
 use serde_json::Value;
 use std::io::Write;
 
@@ -95,17 +95,19 @@ fn member(out: &mut dyn Write, first: &mut bool, name: &str) -> std::io::Result<
     out.write_all(b": ")
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn explain(
     rendered: &Rendered,
-    root: Option<&Node>,
-    mut root_path: Path,
-    focus: Option<&Path>,
+    subject: Subject<'_, '_>,
     result: &Value,
-    history: &[&Step],
     sources: &SourceMap,
     sink: &mut dyn Write,
 ) -> std::io::Result<()> {
+    let Subject {
+        root,
+        path: mut root_path,
+        focus,
+        history,
+    } = subject;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, sink);
     let mut scratch = (Vec::new(), Vec::new());
     let mut first = true;

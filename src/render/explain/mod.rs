@@ -8,12 +8,12 @@ mod yaml;
 
 use warnings::Warnings;
 
+use super::yaml::Options as YamlOptions;
 use super::Format;
 use crate::error::Result;
 use crate::merge::{Outcome, Prior, RuleRef, Step, Trace};
 use crate::rendered::{Rendered, StreamDoc};
 use crate::strategy::Origin;
-use crate::value::style::StyleBook;
 use crate::value::{key_cow, key_text};
 
 use crate::value::{push_int, Kind, Node, Path, Seg, SourceMap, Span};
@@ -29,6 +29,31 @@ struct Leaf<'t, 'p> {
     key: Option<Span>,
 }
 
+/// What an explanation is about: the whole result, or with a pointer (`--explain=POINTER`,
+/// `focus`) the value there (`root`, `None` when the result has none), its path and its
+/// history (oldest first).
+struct Subject<'r, 'p> {
+    root: Option<&'r Node>,
+    path: Path,
+    focus: Option<&'p Path>,
+    history: Vec<&'r Step>,
+}
+
+impl<'r, 'p> Subject<'r, 'p> {
+    fn of(rendered: &'r Rendered, focus: Option<&'p Path>) -> Subject<'r, 'p> {
+        let (root, path) = focused(rendered, focus);
+        let history = focus
+            .map(|p| history_of(rendered, trace_of(rendered), p))
+            .unwrap_or_default();
+        Subject {
+            root,
+            path,
+            focus,
+            history,
+        }
+    }
+}
+
 /// The explanation as one string (YAML or JSON).
 pub fn render(
     rendered: &Rendered,
@@ -40,7 +65,11 @@ pub fn render(
         Format::Yaml => {
             let mut bytes = Vec::new();
             // Writing into memory does not fail.
-            let _ = write_yaml(rendered, sources, focus, None, (1, 0), &mut bytes);
+            let options = YamlOptions {
+                psych: rendered.psych,
+                ..YamlOptions::default()
+            };
+            let _ = write_yaml(rendered, sources, focus, options, &mut bytes);
             Ok(String::from_utf8(bytes)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
         }
@@ -71,39 +100,30 @@ pub fn write_json(
     result: &serde_json::Value,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let (root, root_path) = focused(rendered, focus);
-    let trace = trace_of(rendered);
-    let history: Vec<&Step> = focus
-        .map(|p| history_of(rendered, trace, p))
-        .unwrap_or_default();
     json::explain(
-        rendered, root, root_path, focus, result, &history, sources, sink,
+        rendered,
+        Subject::of(rendered, focus),
+        result,
+        sources,
+        sink,
     )
 }
 
 /// Writes the YAML explanation into `sink` as it is produced (the document is never held
-/// whole with its comments).
-/// With `styles`, the users' comments and spellings are kept beside strata's comments.
+/// whole with its comments), as `options` say (with styles, the users' comments and
+/// spellings are kept beside strata's comments).
 pub fn write_yaml(
     rendered: &Rendered,
     sources: &SourceMap,
     focus: Option<&Path>,
-    styles: Option<&StyleBook>,
-    par: (usize, usize),
+    options: YamlOptions<'_>,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let (root, root_path) = focused(rendered, focus);
-    let history: Vec<&Step> = focus
-        .map(|p| history_of(rendered, trace_of(rendered), p))
-        .unwrap_or_default();
     yaml::explain(
         rendered,
-        root,
-        &root_path,
-        focus.is_some(),
-        &history,
+        Subject::of(rendered, focus),
         sources,
-        (styles, par),
+        options,
         sink,
     )
 }

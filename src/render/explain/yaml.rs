@@ -1,30 +1,32 @@
 //! YAML explanation: the rendered document with aligned provenance comments, the history
 //! header of `--explain=POINTER`, and the list of values that are not in the result.
 
-use super::{comment_into, default_rules, located, priors, rule_text, Warnings};
+use super::{comment_into, default_rules, located, priors, rule_text, Subject, Warnings};
 use crate::merge::{Outcome, Step, Trace};
 use crate::render::yaml::{self, Annotator, Place};
 use crate::render::yaml_scalar::push_comment_text;
 use crate::rendered::{Rendered, StreamDoc};
 use crate::value::key_cow;
-use crate::value::style::StyleBook;
 use crate::value::{Kind, Node, Path, SourceMap, Span};
 use std::fmt::Write as _;
 
 /// Comments are aligned into one column that starts at most this far in.
 const COLUMN_LIMIT: usize = 80;
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn explain(
     rendered: &Rendered,
-    root: Option<&Node>,
-    root_path: &Path,
-    focused: bool,
-    history: &[&Step],
+    subject: Subject<'_, '_>,
     sources: &SourceMap,
-    (styles, par): (Option<&StyleBook>, (usize, usize)),
+    options: yaml::Options<'_>,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
+    let Subject {
+        root,
+        path: ref root_path,
+        focus,
+        ref history,
+    } = subject;
+    let focused = focus.is_some();
     let mut head = String::new();
     if focused {
         comment_line(
@@ -99,9 +101,9 @@ pub(super) fn explain(
         root,
         header,
         stream.is_some(),
-        styles,
         &mut comments,
-        (COLUMN_LIMIT, par, rendered.psych),
+        COLUMN_LIMIT,
+        options,
         sink,
     )?;
     if !focused {

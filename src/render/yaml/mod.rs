@@ -49,6 +49,38 @@ pub enum Place<'n> {
     Index(usize),
 }
 
+/// How a document is written besides its values.
+#[derive(Clone, Copy)]
+pub struct Options<'s> {
+    /// What people wrote: scalars keep their spelling and values their comments
+    /// (docs/comments.md).
+    pub styles: Option<&'s StyleBook>,
+    /// Threads a big document's top-level entries (or a long stream's documents) may be
+    /// written on, and the size below which one is enough (`LoadOptions::par`): same bytes.
+    pub par: (usize, usize),
+    /// Ruby's Psych reads the output (`Rendered::psych`): strings Psych alone types are quoted.
+    pub psych: bool,
+}
+
+impl Default for Options<'_> {
+    /// No styles, one thread, any YAML reader.
+    fn default() -> Self {
+        Options {
+            styles: None,
+            par: (1, 0),
+            psych: false,
+        }
+    }
+}
+
+impl<'s> Writer<'s> {
+    fn set_options(&mut self, options: Options<'s>) {
+        self.set_styles(options.styles);
+        self.par = options.par;
+        self.psych = options.psych;
+    }
+}
+
 /// Renders a document. `header` (e.g. `#cloud-config`) goes on the first line.
 pub fn to_string(doc: &Node, header: Option<&str>) -> String {
     to_string_styled(doc, header, None)
@@ -62,18 +94,15 @@ pub fn to_string_styled(doc: &Node, header: Option<&str>, styles: Option<&StyleB
     w.out
 }
 
-/// Renders a stream of documents into `sink` as it goes: `---` before each document. With
-/// `styles`, scalars keep their spelling and values their comments (docs/comments.md). A long
-/// stream's documents are written in groups on up to `par.0` threads (same bytes).
+/// Renders a stream of documents into `sink` as it goes: `---` before each document. A long
+/// stream's documents are written in groups on up to `options.par.0` threads.
 pub fn write_stream(
     docs: &[Node],
-    styles: Option<&StyleBook>,
-    par: (usize, usize),
+    options: Options<'_>,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let mut w = Writer::new(None, Some(sink));
-    w.set_styles(styles);
-    w.par = par;
+    w.set_options(options);
     w.stream(docs);
     w.finish()
 }
@@ -86,21 +115,16 @@ pub fn stream_to_string(docs: &[Node]) -> String {
 }
 
 /// Renders a document into `sink` as it goes, a block of lines at a time, so the output is
-/// never held whole in memory. Stops writing at the first error and returns it. With
-/// `styles`, scalars keep their spelling and values their comments (docs/comments.md). A big
-/// document's top-level entries are written on up to `par.0` threads (same bytes; `par` as
-/// `LoadOptions::par`). `psych`: Ruby's Psych reads the output (`Rendered::psych`).
+/// never held whole in memory. Stops writing at the first error and returns it. A big
+/// document's top-level entries are written on up to `options.par.0` threads.
 pub fn write(
     doc: &Node,
     header: Option<&str>,
-    styles: Option<&StyleBook>,
-    (par, psych): ((usize, usize), bool),
+    options: Options<'_>,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let mut w = Writer::new(None, Some(sink));
-    w.set_styles(styles);
-    w.par = par;
-    w.psych = psych;
+    w.set_options(options);
     w.document(doc, header);
     w.finish()
 }
@@ -109,16 +133,14 @@ pub fn write(
 /// in one column: the one after the longest commented line that leaves the comment room to
 /// start within `limit` characters (longer lines get theirs two spaces after them). Two passes:
 /// the first only measures the commented lines, the second writes into `sink` as it goes.
-/// With `stream`, `doc` is a list whose items are written as the documents of a stream;
-/// `psych`: Ruby's Psych reads the output (`Rendered::psych`).
-#[allow(clippy::too_many_arguments)]
+/// With `stream`, `doc` is a list whose items are written as the documents of a stream.
 pub fn write_annotated(
     doc: &Node,
     header: Option<&str>,
     stream: bool,
-    styles: Option<&StyleBook>,
     annotator: &mut dyn Annotator,
-    (limit, par, psych): (usize, (usize, usize), bool),
+    limit: usize,
+    options: Options<'_>,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let docs = doc.as_list().filter(|_| stream);
@@ -128,10 +150,8 @@ pub fn write_annotated(
     let measure = |annotator: &mut dyn Annotator, may_stop: bool| {
         let mut discard = std::io::sink();
         let mut measure = Writer::new(Some(annotator), Some(&mut discard));
-        measure.set_styles(styles);
+        measure.set_options(options);
         measure.limit = limit;
-        measure.par = par;
-        measure.psych = psych;
         measure.may_stop = may_stop;
         match docs {
             Some(d) => measure.stream(d),
@@ -143,11 +163,9 @@ pub fn write_annotated(
     let widest = on_copy.unwrap_or_else(|| measure(&mut *annotator, false));
     let column = widest.map_or(0, |w| w) + 2;
     let mut w = Writer::new(Some(annotator), Some(sink));
-    w.set_styles(styles);
+    w.set_options(options);
     w.column = Some(column);
     w.limit = limit;
-    w.par = par;
-    w.psych = psych;
     match docs {
         Some(d) => w.stream(d),
         None => w.document(doc, header),
