@@ -21,8 +21,16 @@ pub fn default_jobs() -> usize {
 
 /// Below this much work in total (in `cost` units: bytes of text), starting a thread costs more
 /// than it saves (a thread starts in ~0.1 ms; YAML parses at ~50 MB/s): the default of
-/// `LoadOptions::parallel_min`.
+/// `Threads::min_bytes`.
 pub const SMALL: usize = 64 << 10;
+
+/// How many of `count` items, each little work (Deckhand's documents read into `Doc`s), go in
+/// one unit of a [`map_ordered`] on `jobs` threads: about eight units per thread, so that one
+/// slow unit does not leave the other threads idle, and at least 64 items, below which a unit
+/// costs more to hand over than its items take.
+pub fn group_len(count: usize, jobs: usize) -> usize {
+    (count / (jobs.max(1) * 8)).max(64)
+}
 
 thread_local! {
     /// The threads work running on this thread may use: all of them (`usize::MAX`) outside a

@@ -119,11 +119,25 @@ pub struct Threads {
     pub min_bytes: usize,
 }
 
+/// Every floor the thread settings imply is here (issue 38): `par::map_ordered` keeps work
+/// under `min_bytes` on the calling thread, the loader cuts a text into pieces of at least
+/// `min_piece` and only a text `long_enough_to_cut`, and the input stage
+/// (`frontend/parse.rs`, `reads_ahead`) reads ahead only when `parallel`.
 impl Threads {
-    /// Whether work may go to other threads (`--jobs` above 1): a front-end reads ahead only
-    /// then.
+    /// Whether work may go to other threads (`--jobs` above 1): the input stage reads ahead
+    /// only then.
     pub fn parallel(&self) -> bool {
         self.jobs > 1
+    }
+
+    /// The smallest piece of one text worth a thread of its own: four times `min_bytes`.
+    pub fn min_piece(&self) -> usize {
+        self.min_bytes.saturating_mul(4)
+    }
+
+    /// Whether a text of `len` bytes is long enough for the loader to cut (two pieces).
+    pub fn long_enough_to_cut(&self, len: usize) -> bool {
+        len >= self.min_piece().saturating_mul(2)
     }
 }
 

@@ -98,7 +98,8 @@ fn a_later_input_that_is_not_text_does_not_hide_an_earlier_parse_error() {
 }
 
 /// Many parts, each with a warning and its own merge rule, more than one batch of loading
-/// ahead (cloud-init loads 256 parts at a time): the same output, warnings and trace.
+/// ahead (the input stage parses 256 parts at a time), JSON patches between them (not parsed
+/// ahead: each patches what the parts before it made): the same output, warnings and trace.
 #[test]
 fn many_cloud_init_parts_render_the_same_with_one_or_four_jobs() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -122,6 +123,13 @@ fn many_cloud_init_parts_render_the_same_with_one_or_four_jobs() {
             // Unknown merger option: a warning; a broken part: dropped with a warning.
             text = "#cloud-config\nmerge_how: 'list(apend)'\nbad: [\n".to_string();
         }
+        if i % 40 == 21 {
+            // The patch sees every part before it, and none after.
+            text = format!(
+                "#cloud-config-jsonp\n[{{\"op\": \"add\", \"path\": \"/seen-{i}\", \"value\": \"\"}},\n \
+                 {{\"op\": \"copy\", \"from\": \"/runcmd/0\", \"path\": \"/seen-{i}\"}}]\n"
+            );
+        }
         let name = format!("part-{i:03}.yaml");
         std::fs::write(dir.path().join(&name), text).expect("write part");
         names.push(name);
@@ -136,6 +144,8 @@ fn many_cloud_init_parts_render_the_same_with_one_or_four_jobs() {
         }
         assert_eq!(runs[0].0, Some(0), "{}", runs[0].2);
         assert!(runs[0].1.contains("step-299"), "the last part is merged");
+        // runcmd[0] when the patch at 261 runs: the last part before it that prepends.
+        assert!(runs[0].1.contains("seen-261: step-260"), "{}", runs[0].1);
         assert!(runs[0].2.contains("warning:"), "the broken parts warn");
         assert_eq!(runs[0], runs[1], "--jobs 1 and --jobs 4 differ");
     }

@@ -102,7 +102,7 @@ impl Reading<'_> {
     /// (missing, unreadable, or after a refused one), so every message comes at the
     /// same point as in the sequential walk.
     fn parse_ahead(&mut self, entries: &[Entry]) -> Vec<Result<Parsed<Node>>> {
-        if !self.settings.load.threads.parallel() {
+        if !crate::frontend::parse::reads_ahead(self.settings) {
             return Vec::new();
         }
         let mut inputs = Vec::new();

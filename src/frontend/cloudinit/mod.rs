@@ -10,13 +10,13 @@ mod jinja_part;
 mod jsonp;
 pub mod parts;
 
-use super::{file_span, Input, Rendered, Run, Settings};
+use super::{file_span, Input, Rendered, Run};
 use crate::error::{ErrorKind, Result, WarnKind, Warning};
 use crate::load::yaml;
 use crate::merge::fold::{Fold, Rules};
 use crate::merge::{MergeError, Outcome, Trace};
 use crate::strategy::{Origin, RuleSet, Stack};
-use crate::value::{Key, Kind, Node, Path, SourceMap, Span};
+use crate::value::{Key, Kind, Node, Path, Span};
 use how::{Failure, HowError};
 use parts::{Part, PartKind};
 
@@ -45,16 +45,21 @@ pub fn render(job: CloudInitJob, run: &mut Run<'_>) -> Result<Rendered> {
     let mut trace = settings.explain.then(Trace::default);
     // Until a part merges successfully the config is {} (a part that fails leaves it as it was).
     let mut fold = Fold::starting(Node::empty_map(Span::NONE));
-    let mut preloaded = Preloaded::default();
+    // The cloud-config parts' YAML, parsed by the input stage (ahead of the merge on threads:
+    // a part parses the same whatever was merged before it).
+    let yaml_parts = parts.iter().filter(|p| p.kind == PartKind::CloudConfig);
+    let mut loads = super::parse::Ahead::new(yaml_parts.map(|p| p.source).collect());
     for (index, part) in parts.iter().enumerate() {
-        let loaded = preloaded.take(index, &parts, sources, settings);
         Fold::layer(trace.as_mut(), index);
         let label = sources.name(part.source).to_string();
         let result = match part.kind {
             PartKind::CloudConfig => {
-                let (doc, loader_warnings) =
-                    loaded.unwrap_or_else(|| load_part(part, sources, settings));
-                crate::frontend::built_from(part.source, sources, settings);
+                let (doc, loader_warnings) = loads
+                    .take(sources, settings, |_, text, id, w| {
+                        yaml::load_single(text.as_str(), id, &settings.load, w)
+                    })
+                    // One parse per cloud-config part, taken in order: never `None` here.
+                    .map_or_else(|| (Ok(None), Vec::new()), |p| (p.value, p.warnings));
                 warnings.extend(loader_warnings);
                 prepare_part(part, doc, &mut warnings).and_then(|(doc, rules)| {
                     fold.merge(trace.as_mut(), Rules::new(&rules), doc)
@@ -133,68 +138,6 @@ impl From<HowError> for Drop {
 
 /// A JSON patch part's result: the patched config, or why it was dropped and the config as it was.
 type PartResult = std::result::Result<Node, (Drop, Node)>;
-
-/// A cloud-config part's YAML, loaded (`safe_load`), with the loader's warnings.
-type Loaded = (Result<Option<Node>>, Vec<Warning>);
-
-fn load_part(part: &Part, sources: &SourceMap, settings: &Settings) -> Loaded {
-    let mut warnings = Vec::new();
-    let doc = yaml::load_single(
-        sources.text(part.source),
-        part.source,
-        &settings.load,
-        &mut warnings,
-    );
-    (doc, warnings)
-}
-
-/// Parts are loaded ahead of their merge, a batch at a time on `--jobs` threads (a part
-/// parses the same whatever was merged before it: its headers and `merge_how` decide how it
-/// merges, not how it is read). A batch holds at most `BATCH_BYTES` of text, so the trees
-/// waiting for their merge stay small next to the result.
-#[derive(Default)]
-struct Preloaded {
-    start: usize,
-    batch: Vec<Option<Loaded>>,
-}
-
-const BATCH_BYTES: usize = 4 << 20;
-const BATCH_PARTS: usize = 256;
-
-impl Preloaded {
-    /// Part `index`'s load, when loading ahead is worth it (`None`: load it now).
-    fn take(
-        &mut self,
-        index: usize,
-        parts: &[Part],
-        sources: &SourceMap,
-        settings: &Settings,
-    ) -> Option<Loaded> {
-        if !settings.load.threads.parallel() {
-            return None;
-        }
-        if index >= self.start + self.batch.len() {
-            let mut bytes = 0;
-            let batch: Vec<&Part> = parts[index..]
-                .iter()
-                .take_while(|p| {
-                    let fits = bytes < BATCH_BYTES;
-                    bytes += sources.text(p.source).len();
-                    fits
-                })
-                .take(BATCH_PARTS)
-                .collect();
-            self.start = index;
-            self.batch = crate::par::map_ordered(
-                batch,
-                settings.load.par(),
-                |p| sources.text(p.source).len(),
-                |p| (p.kind == PartKind::CloudConfig).then(|| load_part(p, sources, settings)),
-            );
-        }
-        self.batch.get_mut(index - self.start)?.take()
-    }
-}
 
 /// A cloud-config part's document (`merge_how` taken out) and the rules it merges by, or
 /// why cloud-init rejects it.

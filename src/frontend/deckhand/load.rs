@@ -101,7 +101,7 @@ struct Group {
 pub(super) fn read_set(nodes: Vec<Node>, par: (usize, usize)) -> Result<Set> {
     let first = nodes.first().map_or(Span::NONE, |n| n.span);
     let count = nodes.len();
-    let per = (count / (par.0.max(1) * 8)).max(64);
+    let per = crate::par::group_len(count, par.0);
     let mut groups = Vec::with_capacity(count / per + 1);
     let mut rest = nodes.into_iter();
     let mut at = 0;

@@ -203,13 +203,13 @@ impl Hiera<'_> {
         }
     }
 
-    /// Reads every data file of the hierarchy ahead of the search and parses them on
-    /// `--jobs` threads (issue 19); a one-key lookup takes a file with a valid index as it
-    /// is. Each result, with its error or warnings, waits until the search asks for that
+    /// Reads every data file of the hierarchy ahead of the search, when the input stage reads
+    /// ahead (`reads_ahead`: with threads), and parses them through it (`parse_inputs`, issue
+    /// 19); a one-key lookup takes a file with a valid index as it is. Each result, with its error or warnings, waits until the search asks for that
     /// file, so what is reported, and in which order, is what the sequential search reports;
     /// a file the search never reaches reports nothing.
     pub(super) fn prefetch(&mut self, levels: &[Vec<super::locate::Location>]) {
-        if !self.settings.load.threads.parallel() {
+        if !crate::frontend::parse::reads_ahead(self.settings) {
             return;
         }
         let mut formats = FxHashMap::default();

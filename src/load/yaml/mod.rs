@@ -51,8 +51,7 @@ pub fn load_stream_text(
     opts: &LoadOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
-    let min_piece = opts.threads.min_bytes.saturating_mul(4);
-    if text.as_str().len() >= min_piece.saturating_mul(2) {
+    if opts.threads.long_enough_to_cut(text.as_str().len()) {
         if let Some((owned, again)) = text.spend() {
             let whole = Whole::Spend(owned, &again);
             return split::load_stream_split(whole, source, opts, warnings);
@@ -67,8 +66,8 @@ pub fn load_stream_text(
 /// Only when no piece holds more than half the text: a file whose bulk sits under one key
 /// (`items:` of a long list) gains nothing from its cuts, and is better parsed beside another.
 pub fn splits(text: &str, opts: &LoadOptions) -> bool {
-    let min_piece = opts.threads.min_bytes.saturating_mul(4);
-    if !opts.threads.parallel() || text.len() < min_piece.saturating_mul(2) {
+    let min_piece = opts.threads.min_piece();
+    if !opts.threads.parallel() || !opts.threads.long_enough_to_cut(text.len()) {
         return false;
     }
     let styles = opts.styles.is_some();

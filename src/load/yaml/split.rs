@@ -24,7 +24,7 @@ pub(super) fn load_stream_split(
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Node>> {
     // The smallest piece worth a thread of its own.
-    let min_piece = opts.threads.min_bytes.saturating_mul(4);
+    let min_piece = opts.threads.min_piece();
     load_in_pieces(whole, source, opts, warnings, min_piece)
 }
 

@@ -28,7 +28,7 @@ pub(super) fn load_single_split(
     warnings: &mut Vec<Warning>,
 ) -> Result<Option<Node>> {
     // The smallest piece worth a thread of its own.
-    let min_piece = opts.threads.min_bytes.saturating_mul(4);
+    let min_piece = opts.threads.min_piece();
     match load_in_pieces(&mut Whole::Here(text), source, opts, warnings, min_piece) {
         Some(root) => Ok(Some(root)),
         None => load_single_pass(text, source, opts, warnings),
