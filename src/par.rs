@@ -32,6 +32,55 @@ pub fn group_len(count: usize, jobs: usize) -> usize {
     (count / (jobs.max(1) * 8)).max(64)
 }
 
+/// The threads of a run (`--jobs`, set once by the CLI) and the least work worth another
+/// thread: every `map_ordered` takes one, and every floor they imply is a method here.
+#[derive(Clone, Copy, Debug)]
+pub struct Threads {
+    /// How many; 0 or 1: the calling thread alone.
+    pub jobs: usize,
+    /// Bytes of text below which parsing stays on one thread (`SMALL`; a stream is cut
+    /// into pieces of at least four times this).
+    pub min_bytes: usize,
+}
+
+/// Every floor the thread settings imply is here (issue 38): `map_ordered` keeps work
+/// under `min_bytes` on the calling thread, the loader cuts a text into pieces of at least
+/// `min_piece` and only a text `long_enough_to_cut`, and the input stage
+/// (`frontend/parse.rs`, `reads_ahead`) reads ahead only when `parallel`.
+impl Threads {
+    /// Whether work may go to other threads (`--jobs` above 1): the input stage reads ahead
+    /// only then.
+    pub fn parallel(&self) -> bool {
+        self.jobs > 1
+    }
+
+    /// The smallest piece of one text worth a thread of its own: four times `min_bytes`.
+    pub fn min_piece(&self) -> usize {
+        self.min_bytes.saturating_mul(4)
+    }
+
+    /// Whether a text of `len` bytes is long enough for the loader to cut (two pieces).
+    pub fn long_enough_to_cut(&self, len: usize) -> bool {
+        len >= self.min_piece().saturating_mul(2)
+    }
+}
+
+impl Default for Threads {
+    fn default() -> Self {
+        Threads {
+            jobs: 1,
+            min_bytes: SMALL,
+        }
+    }
+}
+
+impl Threads {
+    /// `jobs` threads for work already cut to be worth one each (no floor).
+    pub fn for_pieces(jobs: usize) -> Threads {
+        Threads { jobs, min_bytes: 0 }
+    }
+}
+
 thread_local! {
     /// The threads work running on this thread may use: all of them (`usize::MAX`) outside a
     /// [`map_ordered`], its share of them inside one.
@@ -48,20 +97,19 @@ pub fn jobs_here(jobs: usize) -> usize {
 
 /// `items.map(work)` on up to `jobs` threads (the calling thread is one of them), results in
 /// the order of `items`. `cost` (the item's size in bytes) orders the work, largest first; work
-/// under `min_total` in all stays on the calling thread. Neither changes the result. A panic in
+/// under `threads.min_bytes` in all stays on the calling thread. Neither changes the result. A panic in
 /// `work` is passed on to the caller.
-pub fn map_ordered<T, R, C, F>(
-    items: Vec<T>,
-    (jobs, min_total): (usize, usize),
-    cost: C,
-    work: F,
-) -> Vec<R>
+pub fn map_ordered<T, R, C, F>(items: Vec<T>, threads: Threads, cost: C, work: F) -> Vec<R>
 where
     T: Send,
     R: Send,
     C: Fn(&T) -> usize,
     F: Fn(T) -> R + Sync,
 {
+    let Threads {
+        jobs,
+        min_bytes: min_total,
+    } = threads;
     let n = items.len();
     let threads = jobs.min(n);
     if threads <= 1 {
@@ -113,7 +161,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::{map_ordered, SMALL};
+    use super::{map_ordered, Threads, SMALL};
 
     #[test]
     fn results_keep_the_order_of_the_items_whatever_the_jobs() {
@@ -121,7 +169,12 @@ mod tests {
         let expected: Vec<usize> = items.iter().map(|i| i * i).collect();
         for jobs in [0, 1, 2, 3, 8, 500] {
             // Costs in an order unrelated to the items' order.
-            let got = map_ordered(items.clone(), (jobs, 0), |i| (i * 7919) % 211, |i| i * i);
+            let got = map_ordered(
+                items.clone(),
+                Threads::for_pieces(jobs),
+                |i| (i * 7919) % 211,
+                |i| i * i,
+            );
             assert_eq!(got, expected, "jobs {jobs}");
         }
     }
@@ -133,7 +186,7 @@ mod tests {
             asked.set(asked.get() + 1);
             (i * 7919) % 211
         };
-        let got = map_ordered((0..500).collect(), (2, 0), cost, |i| i + 1);
+        let got = map_ordered((0..500).collect(), Threads::for_pieces(2), cost, |i| i + 1);
         assert_eq!(got, (1..=500).collect::<Vec<usize>>());
         assert_eq!(asked.get(), 500);
     }
@@ -142,7 +195,7 @@ mod tests {
     fn work_runs_on_several_threads_when_asked() {
         let ids = map_ordered(
             (0..64).collect::<Vec<u32>>(),
-            (4, 0),
+            Threads::for_pieces(4),
             |_| 1,
             |_| {
                 std::thread::sleep(std::time::Duration::from_millis(2));
@@ -160,7 +213,10 @@ mod tests {
         let me = std::thread::current().id();
         let ids = map_ordered(
             (0..64).collect::<Vec<u32>>(),
-            (4, SMALL),
+            Threads {
+                jobs: 4,
+                min_bytes: SMALL,
+            },
             |_| 100,
             |_| std::thread::current().id(),
         );
@@ -172,7 +228,7 @@ mod tests {
     fn a_panic_in_the_work_reaches_the_caller() {
         map_ordered(
             (0..10).collect::<Vec<u32>>(),
-            (3, 0),
+            Threads::for_pieces(3),
             |_| 1,
             |i| {
                 assert!(i != 5, "item 5");

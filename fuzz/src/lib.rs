@@ -8,7 +8,7 @@
 
 use strata::error::Error;
 use strata::frontend::{Input, Rendered, Settings};
-use strata::load::{LoadOptions, YamlVersion};
+use strata::load::{LoadOptions, Threads, YamlVersion};
 use strata::render::{self, Format};
 use strata::value::style::StyleSink;
 use strata::value::{Node, SourceMap};
@@ -193,17 +193,17 @@ pub fn finish(
     if flags.explain {
         if format == Format::Yaml {
             // Written on one thread and with the root's entries on two: the same bytes.
-            let write = |par| {
+            let write = |jobs| {
                 let mut out = Vec::new();
                 let options = render::yaml::Options {
                     styles: book.as_ref(),
-                    par,
+                    threads: Threads::for_pieces(jobs),
                     psych: rendered.psych,
                 };
                 let _ = render::explain::write_yaml(&rendered, sources, None, options, &mut out);
                 out
             };
-            let (out, split) = (write((1, 0)), write((2, 0)));
+            let (out, split) = (write(1), write(2));
             assert!(out == split, "--explain on two threads differs");
         } else if let Err(e) = render::explain::render(&rendered, sources, format, None) {
             let _ = e.render(sources);
@@ -218,7 +218,7 @@ pub fn finish(
             };
             let on = |threads| render::yaml::Options {
                 styles: book.as_ref(),
-                par: (threads, 0),
+                threads: Threads::for_pieces(threads),
                 psych: false,
             };
             let (kept, plain) = if rendered.stream.is_some() {

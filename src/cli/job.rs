@@ -35,14 +35,14 @@ pub(super) fn build(
     tree: &mut dyn Tree,
     settings: &Settings,
 ) -> Result<Job, Error> {
-    let par = settings.load.par();
+    let threads = settings.load.threads;
     Ok(match command {
         Command::CloudInit {
             inputs,
             instance_data,
             ..
         } => Job::CloudInit(CloudInitJob {
-            inputs: read_inputs(tree, &inputs, par)?,
+            inputs: read_inputs(tree, &inputs, threads)?,
             instance_data: instance_data.map(|f| read_needed(tree, &f)).transpose()?,
         }),
         Command::Deckhand {
@@ -67,7 +67,7 @@ pub(super) fn build(
             // The rules file is read first: its error comes before an input's.
             let rules = rules.map(|r| read_needed(tree, &r)).transpose()?;
             Job::Merge(MergeJob {
-                inputs: read_inputs(tree, &inputs, par)?,
+                inputs: read_inputs(tree, &inputs, threads)?,
                 how,
                 rules,
             })
@@ -109,7 +109,7 @@ pub(super) fn build(
             Job::Heat(HeatJob {
                 template: template.map(|t| tree.read(&t)).transpose()?.flatten(),
                 params,
-                envs: read_inputs(tree, &envs, par)?,
+                envs: read_inputs(tree, &envs, threads)?,
             })
         }
         Command::Lookup {
@@ -154,7 +154,7 @@ pub(super) fn build(
                     .hint(format!("if '{l}' is the KEY, put it before the options or after '--': strata lookup {l} --layer FILE...")));
                 }
                 Hierarchy::Layers {
-                    layers: read_inputs(tree, &layer, par)?,
+                    layers: read_inputs(tree, &layer, threads)?,
                     options: options.map(|o| read_needed(tree, &o)).transpose()?,
                 }
             } else {

@@ -257,7 +257,7 @@ fn run(mut command: Command, sources: &mut SourceMap) -> Result<(), Error> {
         Format::Yaml => {
             let options = render::yaml::Options {
                 styles: styles.as_ref(),
-                par: settings.load.par(),
+                threads: settings.load.threads,
                 psych: rendered.psych,
             };
             let mut emit = |w: &mut dyn Write| {

@@ -11,6 +11,7 @@
 use super::files::{io_error, read_one};
 use crate::error::{Error, ErrorKind};
 use crate::frontend::Input;
+use crate::par::Threads;
 use rustc_hash::FxHashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Component, Path as FsPath, PathBuf};
@@ -414,21 +415,21 @@ fn enter(folders: &mut FxHashMap<String, Vec<(String, bool)>>, path: &str, is_di
 }
 
 /// Reads the named inputs; absent ones (a revision without them) are left out. Files on disk
-/// are read on up to `par.0` threads (reading a file is mostly copying it into fresh memory,
+/// are read on up to `threads.jobs` threads (reading a file is mostly copying it into fresh memory,
 /// which scales with the cores); the error reported is the first in order, as when they are
 /// read one after another.
 pub(super) fn read_inputs(
     tree: &mut dyn Tree,
     names: &[String],
-    par: (usize, usize),
+    threads: Threads,
 ) -> Result<Vec<Input>, Error> {
     super::files::check_stdin_once(names)?;
     let on_disk = tree.is_disk() && !tree.absent_ok() && !names.iter().any(|n| n == "-");
-    if on_disk && par.0 > 1 && names.len() > 1 {
+    if on_disk && threads.parallel() && names.len() > 1 {
         let size = |n: &String| std::fs::metadata(n).map_or(0, |m| m.len());
         let read = crate::par::map_ordered(
             names.iter().collect(),
-            par,
+            threads,
             |n| usize::try_from(size(n)).unwrap_or(usize::MAX),
             |n| read_one(n),
         );

@@ -214,7 +214,7 @@ where
     }
     let mut done: Vec<_> = crate::par::map_ordered(
         together,
-        load.par(),
+        load.threads,
         |(_, w)| w.text.as_str().len(),
         |(i, w)| (i, one(w)),
     );

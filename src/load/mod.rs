@@ -109,53 +109,7 @@ impl Default for Limits {
     }
 }
 
-/// Threads that parse (`--jobs`): a run's inputs, and the pieces of one long stream.
-#[derive(Clone, Copy, Debug)]
-pub struct Threads {
-    /// How many; 0 or 1: the calling thread alone.
-    pub jobs: usize,
-    /// Bytes of text below which parsing stays on one thread (`par::SMALL`; a stream is cut
-    /// into pieces of at least four times this).
-    pub min_bytes: usize,
-}
-
-/// Every floor the thread settings imply is here (issue 38): `par::map_ordered` keeps work
-/// under `min_bytes` on the calling thread, the loader cuts a text into pieces of at least
-/// `min_piece` and only a text `long_enough_to_cut`, and the input stage
-/// (`frontend/parse.rs`, `reads_ahead`) reads ahead only when `parallel`.
-impl Threads {
-    /// Whether work may go to other threads (`--jobs` above 1): the input stage reads ahead
-    /// only then.
-    pub fn parallel(&self) -> bool {
-        self.jobs > 1
-    }
-
-    /// The smallest piece of one text worth a thread of its own: four times `min_bytes`.
-    pub fn min_piece(&self) -> usize {
-        self.min_bytes.saturating_mul(4)
-    }
-
-    /// Whether a text of `len` bytes is long enough for the loader to cut (two pieces).
-    pub fn long_enough_to_cut(&self, len: usize) -> bool {
-        len >= self.min_piece().saturating_mul(2)
-    }
-}
-
-impl Default for Threads {
-    fn default() -> Self {
-        Threads {
-            jobs: 1,
-            min_bytes: crate::par::SMALL,
-        }
-    }
-}
-
-impl LoadOptions {
-    /// The threads and the least work worth them, for `par::map_ordered`.
-    pub fn par(&self) -> (usize, usize) {
-        (self.threads.jobs, self.threads.min_bytes)
-    }
-}
+pub use crate::par::Threads;
 
 /// Rejects characters YAML does not allow in a stream (PyYAML's reader check): control
 /// characters other than tab and line breaks, including NUL and DEL, C1 controls other than

@@ -10,6 +10,7 @@ use super::fail;
 use crate::error::{Error, Result, Warning};
 use crate::frontend::{parse_inputs, Input, Settings};
 use crate::load::yaml;
+use crate::par::Threads;
 use crate::value::{Node, SourceMap, Span};
 use rustc_hash::FxHashMap;
 
@@ -94,14 +95,14 @@ struct Group {
     unhashable: Vec<(usize, (Span, String))>,
 }
 
-/// Reads the documents in groups on `par` threads (each document is read on its own, so only
+/// Reads the documents in groups on `threads` (each document is read on its own, so only
 /// speed depends on the threads); the errors are those of a reading in order: the first
 /// document that is not a mapping with a string `schema`, then a missing LayeringPolicy, then
 /// the first document whose metadata Deckhand cannot read.
-pub(super) fn read_set(nodes: Vec<Node>, par: (usize, usize)) -> Result<Set> {
+pub(super) fn read_set(nodes: Vec<Node>, threads: Threads) -> Result<Set> {
     let first = nodes.first().map_or(Span::NONE, |n| n.span);
     let count = nodes.len();
-    let per = crate::par::group_len(count, par.0);
+    let per = crate::par::group_len(count, threads.jobs);
     let mut groups = Vec::with_capacity(count / per + 1);
     let mut rest = nodes.into_iter();
     let mut at = 0;
@@ -117,7 +118,7 @@ pub(super) fn read_set(nodes: Vec<Node>, par: (usize, usize)) -> Result<Set> {
     let size = |n: &Node| n.span.end.saturating_sub(n.span.start) as usize;
     let groups = crate::par::map_ordered(
         groups,
-        par,
+        threads,
         |(_, g)| g.iter().map(size).sum(),
         |(at, g)| read_group(at, g),
     );

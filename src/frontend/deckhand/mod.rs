@@ -153,7 +153,7 @@ pub fn render(job: DeckhandJob, run: &mut Run<'_>) -> Result<Rendered> {
     if job.validate {
         validate::pre_validate(&nodes)?;
     }
-    let set = load::read_set(nodes, settings.load.par())
+    let set = load::read_set(nodes, settings.load.threads)
         .map_err(|e| e.after_warnings(std::mem::take(&mut load_warnings)))?;
     let (mut docs, policy_at) = (set.docs, set.policy_at);
     // --check-schemas reads the DataSchemas as written; rendering owns every document's data.

@@ -14,6 +14,7 @@
 use super::whole::Whole;
 use super::{load_counted, LoadOptions};
 use crate::error::{Result, Warning};
+use crate::par::Threads;
 use crate::value::{Node, SourceId};
 
 /// `load_stream`, on `opts.threads.jobs` threads when the text is long enough to cut.
@@ -97,7 +98,12 @@ pub(super) fn in_pieces<R: Send>(
     let size = |(_, piece): &(usize, &str)| piece.len();
     let text = match whole {
         Whole::Here(text) => {
-            return crate::par::map_ordered(pieces(text, &starts, len), (jobs, 0), size, one);
+            return crate::par::map_ordered(
+                pieces(text, &starts, len),
+                Threads::for_pieces(jobs),
+                size,
+                one,
+            );
         }
         Whole::Spend(text, _) => text,
         Whole::Spent(..) => return Vec::new(),
@@ -107,7 +113,7 @@ pub(super) fn in_pieces<R: Send>(
     for group in starts.rchunks(jobs.max(1)) {
         groups.push(crate::par::map_ordered(
             pieces(text, group, end),
-            (jobs, 0),
+            Threads::for_pieces(jobs),
             size,
             one,
         ));

@@ -12,6 +12,7 @@ mod block;
 mod writer;
 
 pub use super::yaml_scalar::{float_text, scalar_string};
+use crate::par::Threads;
 use crate::value::style::StyleBook;
 use crate::value::Node;
 use writer::Writer;
@@ -56,8 +57,8 @@ pub struct Options<'s> {
     /// (docs/comments.md).
     pub styles: Option<&'s StyleBook>,
     /// Threads a big document's top-level entries (or a long stream's documents) may be
-    /// written on, and the size below which one is enough (`LoadOptions::par`): same bytes.
-    pub par: (usize, usize),
+    /// written on, and the size below which one is enough (`Threads`): same bytes.
+    pub threads: Threads,
     /// Ruby's Psych reads the output (`Rendered::psych`): strings Psych alone types are quoted.
     pub psych: bool,
 }
@@ -67,7 +68,7 @@ impl Default for Options<'_> {
     fn default() -> Self {
         Options {
             styles: None,
-            par: (1, 0),
+            threads: Threads::for_pieces(1),
             psych: false,
         }
     }
@@ -76,7 +77,7 @@ impl Default for Options<'_> {
 impl<'s> Writer<'s> {
     fn set_options(&mut self, options: Options<'s>) {
         self.set_styles(options.styles);
-        self.par = options.par;
+        self.threads = options.threads;
         self.psych = options.psych;
     }
 }
@@ -95,7 +96,7 @@ pub fn to_string_styled(doc: &Node, header: Option<&str>, styles: Option<&StyleB
 }
 
 /// Renders a stream of documents into `sink` as it goes: `---` before each document. A long
-/// stream's documents are written in groups on up to `options.par.0` threads.
+/// stream's documents are written in groups on up to `options.threads.jobs` threads.
 pub fn write_stream(
     docs: &[Node],
     options: Options<'_>,
@@ -116,7 +117,7 @@ pub fn stream_to_string(docs: &[Node]) -> String {
 
 /// Renders a document into `sink` as it goes, a block of lines at a time, so the output is
 /// never held whole in memory. Stops writing at the first error and returns it. A big
-/// document's top-level entries are written on up to `options.par.0` threads.
+/// document's top-level entries are written on up to `options.threads.jobs` threads.
 pub fn write(
     doc: &Node,
     header: Option<&str>,

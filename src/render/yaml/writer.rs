@@ -8,6 +8,7 @@ mod split;
 use super::block::{block_tag, pairs_tag, Block};
 use super::{Annotator, Place};
 use crate::load::canon::{literal_header, Slot};
+use crate::par::Threads;
 use crate::render::yaml_scalar::float_text;
 use crate::render::yaml_scalar::{
     binary_block, push_comment_text, push_literal_body, push_scalar_string, push_spaces,
@@ -53,8 +54,8 @@ pub(super) struct Writer<'a> {
     /// close the document).
     last_at: Option<u32>,
     /// Threads a big document's top-level entries may be written on, and the size below
-    /// which it is written on one (`LoadOptions::par`; `split.rs`).
-    pub(super) par: (usize, usize),
+    /// which it is written on one (`Threads`; `split.rs`).
+    pub(super) threads: Threads,
     /// Whether Ruby's Psych reads the output (Hiera): strings Psych alone types are quoted.
     pub(super) psych: bool,
     /// The last lines written are a block scalar's: comment and blank lines written next must
@@ -111,7 +112,7 @@ impl<'a> Writer<'a> {
             key_end: None,
             flush_seqs: false,
             last_at: None,
-            par: (1, 0),
+            threads: Threads::for_pieces(1),
             psych: false,
             after_block: None,
             fresh: true,

@@ -11,6 +11,7 @@
 
 use super::super::Annotator;
 use super::Writer;
+use crate::par::Threads;
 use crate::value::{Kind, Node};
 use std::collections::HashSet;
 
@@ -43,10 +44,13 @@ struct Part {
 impl Writer<'_> {
     /// Whether `items` are written on several threads: enough of them (`MIN_WINDOWS`), and
     /// enough nodes in all. A node is written at ~2 bytes per node of input: below half the
-    /// loader's threshold for threads (`LoadOptions::parallel_min`, in bytes), a thread costs
+    /// loader's threshold for threads (`Threads::min_bytes`, in bytes), a thread costs
     /// more than it saves.
     pub(super) fn splits<'n>(&self, items: impl Iterator<Item = &'n Node> + Clone) -> bool {
-        let (jobs, min) = self.par;
+        let Threads {
+            jobs,
+            min_bytes: min,
+        } = self.threads;
         // No threshold at all (`Threads::min_bytes` 0, as the tests set it): two items are enough.
         let fewest = match min {
             0 => 2,
@@ -59,7 +63,7 @@ impl Writer<'_> {
             && holds(items, min / 2)
     }
 
-    /// Writes `items` as `one(writer, item)` writes each, on `self.par.0` threads (each item
+    /// Writes `items` as `one(writer, item)` writes each, on `self.threads.jobs` threads (each item
     /// by its own writer, with its own copy of the annotator), handing the texts on in order.
     pub(super) fn write_split<I: Copy + Send + Sync>(
         &mut self,
@@ -71,7 +75,7 @@ impl Writer<'_> {
         let psych = self.psych;
         // While measuring, only the widths count: the texts are not handed on.
         let measuring = self.annotator.is_some() && column.is_none();
-        let jobs = self.par.0;
+        let jobs = self.threads.jobs;
         // The texts' buffers are used again by the next window: a buffer grown and freed per
         // item made the threads wait on the allocator's locks.
         let mut pool: Vec<(String, String)> = Vec::new();
@@ -88,7 +92,7 @@ impl Writer<'_> {
                 .collect();
             let parts = crate::par::map_ordered(
                 work,
-                (jobs, 0),
+                Threads::for_pieces(jobs),
                 |_| 1,
                 |(item, mut fork, (out, scratch))| {
                     let annotator = fork.as_mut().map(|f| &mut **f as &mut dyn Annotator);
@@ -178,7 +182,7 @@ impl Writer<'_> {
     /// fill `MIN_WINDOWS` windows twice over (one small node per item cost more to hand over
     /// than to write: a thread start per window).
     fn groups<'n>(&self, nodes: &'n [Node]) -> Vec<(usize, &'n [Node])> {
-        let per = (nodes.len() / (self.par.0 * WINDOW_PER_JOB * MIN_WINDOWS * 2)).max(1);
+        let per = (nodes.len() / (self.threads.jobs * WINDOW_PER_JOB * MIN_WINDOWS * 2)).max(1);
         nodes
             .chunks(per)
             .enumerate()
