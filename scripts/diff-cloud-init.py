@@ -231,7 +231,8 @@ JKEYS = ["region", "local-hostname", "a.b", "x//y", "plain", "zone_id", "Mixed-C
 def jvalue(rng, depth):
     kind = rng.choice(["str", "str", "int", "float", "bool", "null", "list"] + (["dict"] if depth < 3 else []))
     if kind == "str":
-        return rng.choice(["eu-west-1", "web", "a b", "yes", "0755", "1:30", "x'y", "", "Ünï"])
+        return rng.choice(["eu-west-1", "web", "a b", "yes", "0755", "1:30", "x'y", "", "Ünï"]
+                          + MARKUP_STRINGS)
     if kind == "int":
         return rng.choice([0, 7, -3, 10**12])
     if kind == "float":
@@ -273,7 +274,18 @@ def lookup(rng, data):
     if TUPLES and roll >= 0.15 and isinstance(node, dict) and rng.random() < 0.4:
         # Where Jinja2 gives tuples and dict views (--tuples).
         return expr + rng.choice(DICT_OPS)
-    if roll > 0.85 and isinstance(node, str):
+    markup = rng.random() < 0.5
+    if roll < 0.15 and markup:
+        # An undefined lookup through the HTML filters: the marker, or UndefinedError.
+        expr += rng.choice(MARKUP_ANY + [" | wordwrap(5)", " | xmlattr"])
+    elif roll > 0.7 and markup and isinstance(node, str):
+        expr += rng.choice(MARKUP_TEXT + MARKUP_ANY)
+    elif roll > 0.7 and markup and isinstance(node, dict):
+        expr += rng.choice([" | xmlattr", " | xmlattr(false)", " | xmlattr | forceescape"]
+                           + MARKUP_ANY)
+    elif roll > 0.7 and markup:
+        expr += rng.choice(MARKUP_ANY + [" | wordwrap(3)"])
+    elif roll > 0.85 and isinstance(node, str):
         expr += rng.choice([" | upper", " | length", ' | replace("-", "_")', ".split('-')",
                             " | center(9)", " | wordcount", " | truncate(7)", " | truncate(5, true, '~')"])
     elif roll > 0.85 and isinstance(node, (int, float)) and not isinstance(node, bool):
@@ -284,6 +296,17 @@ def lookup(rng, data):
 
 
 TUPLES = False
+# Jinja2's HTML and wrapping filters (forceescape, xmlattr, wordwrap, striptags, urlize,
+# escape), and strings with markup, URLs and hyphenated words to give them.
+MARKUP_STRINGS = ["<b>x</b> & y", "see www.example.com.", "well-known long-hyphenated words",
+                  "a--b c", "mail me@example.com", "<!-- c --><i>it</i> &amp; &copy",
+                  "(http://example.org/a_(b))", "supercalifragilistic"]
+MARKUP_TEXT = [" | wordwrap(5)", " | wordwrap(4, wrapstring='|')", " | wordwrap(3, false, '/')",
+               " | wordwrap(6, break_on_hyphens=false, wrapstring=';')", " | wordwrap(1, wrapstring='.')",
+               " | urlize(8)", " | urlize(nofollow=true, target='_top')", " | striptags | wordwrap(4)",
+               " | e | urlize"]
+MARKUP_ANY = [" | forceescape", " | e", " | escape | escape", " | striptags", " | urlize",
+              " | forceescape | striptags"]
 DICT_OPS = [" | dictsort", " | dictsort | first", " | dictsort | last | join('=')",
             ".items()", ".keys()", ".values()", ".items() | list", " | items | list",
             ".items() | first", " | dictsort | map('first') | list", ".keys() | sort",

@@ -287,6 +287,14 @@ impl Object for View {
     }
 }
 
+/// Python's type name of a template value, as an exception names it (`dict_items` for a view).
+pub(super) fn py_type_name(value: &Value) -> &'static str {
+    match value.downcast_object_ref::<View>() {
+        Some(view) => view.kind,
+        None => super::printf::type_name(value),
+    }
+}
+
 /// Python's `repr()` of a template value.
 pub(super) fn py_repr_string(value: &Value) -> String {
     let mut out = String::new();
