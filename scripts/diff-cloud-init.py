@@ -296,7 +296,7 @@ def lookup(rng, data):
 
 
 TUPLES = False
-# Jinja2's HTML and wrapping filters (forceescape, xmlattr, wordwrap, striptags, urlize,
+# Jinja2's HTML, wrapping and JSON filters (forceescape, xmlattr, wordwrap, striptags, urlize, tojson,
 # escape), and strings with markup, URLs and hyphenated words to give them.
 MARKUP_STRINGS = ["<b>x</b> & y", "see www.example.com.", "well-known long-hyphenated words",
                   "a--b c", "mail me@example.com", "<!-- c --><i>it</i> &amp; &copy",
@@ -305,7 +305,7 @@ MARKUP_TEXT = [" | wordwrap(5)", " | wordwrap(4, wrapstring='|')", " | wordwrap(
                " | wordwrap(6, break_on_hyphens=false, wrapstring=';')", " | wordwrap(1, wrapstring='.')",
                " | urlize(8)", " | urlize(nofollow=true, target='_top')", " | striptags | wordwrap(4)",
                " | e | urlize"]
-MARKUP_ANY = [" | forceescape", " | e", " | escape | escape", " | striptags", " | urlize",
+MARKUP_ANY = [" | forceescape", " | e", " | escape | escape", " | striptags", " | urlize", " | tojson",
               " | forceescape | striptags"]
 DICT_OPS = [" | dictsort", " | dictsort | first", " | dictsort | last | join('=')",
             ".items()", ".keys()", ".values()", ".items() | list", " | items | list",

@@ -7,6 +7,7 @@
 //! mutable list literals (`pylist`) by rewriting the source (`rewrite`), and errors named as
 //! Jinja2 names them.
 
+mod json;
 mod markup;
 mod printf;
 mod py;
