@@ -59,8 +59,24 @@ fn no_arguments(name: &'static str, args: &[Value], kwargs: &Kwargs) -> Result<(
     .map(drop)
 }
 
+/// markupsafe's `escape`, a C function of one argument (`_speedups`).
 fn escape(value: Value, args: Rest<Value>, kwargs: Kwargs) -> Result<Value, Error> {
-    no_arguments("escape", &args, &kwargs)?;
+    let name = "markupsafe._speedups.escape()";
+    if kwargs.args().next().is_some() {
+        return Err(py_error(
+            "TypeError",
+            format!("{name} takes no keyword arguments"),
+        ));
+    }
+    if !args.is_empty() {
+        return Err(py_error(
+            "TypeError",
+            format!(
+                "{name} takes exactly one argument ({} given)",
+                args.len() + 1
+            ),
+        ));
+    }
     if value.is_safe() {
         return Ok(value);
     }
