@@ -196,7 +196,7 @@ impl Wrap {
         chunks.reverse();
         let mut lines: Vec<String> = Vec::new();
         while !chunks.is_empty() {
-            let before = chunks.clone();
+            let before = (chunks.len(), chunks.last().copied());
             let mut cur: Vec<(usize, usize)> = Vec::new();
             let mut cur_len = 0.0;
             if !lines.is_empty() && chunks.last().is_some_and(|&c| blank(&t, c)) {
@@ -220,7 +220,7 @@ impl Wrap {
             if !cur.is_empty() {
                 lines.push(cur.iter().flat_map(|&(a, b)| &t[a..b]).collect());
             }
-            if chunks == before {
+            if (chunks.len(), chunks.last().copied()) == before {
                 // A NaN width fits nothing: Python loops for ever here.
                 return Err(Error::new(
                     ErrorKind::InvalidOperation,
