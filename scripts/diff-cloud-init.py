@@ -231,7 +231,8 @@ JKEYS = ["region", "local-hostname", "a.b", "x//y", "plain", "zone_id", "Mixed-C
 def jvalue(rng, depth):
     kind = rng.choice(["str", "str", "int", "float", "bool", "null", "list"] + (["dict"] if depth < 3 else []))
     if kind == "str":
-        return rng.choice(["eu-west-1", "web", "a b", "yes", "0755", "1:30", "x'y", "", "Ünï"])
+        return rng.choice(["eu-west-1", "web", "a b", "yes", "0755", "1:30", "x'y", "", "Ünï"]
+                          + MARKUP_STRINGS)
     if kind == "int":
         return rng.choice([0, 7, -3, 10**12])
     if kind == "float":
@@ -273,7 +274,18 @@ def lookup(rng, data):
     if TUPLES and roll >= 0.15 and isinstance(node, dict) and rng.random() < 0.4:
         # Where Jinja2 gives tuples and dict views (--tuples).
         return expr + rng.choice(DICT_OPS)
-    if roll > 0.85 and isinstance(node, str):
+    markup = rng.random() < 0.5
+    if roll < 0.15 and markup:
+        # An undefined lookup through the HTML filters: the marker, or UndefinedError.
+        expr += rng.choice(MARKUP_ANY + [" | wordwrap(5)", " | xmlattr"])
+    elif roll > 0.7 and markup and isinstance(node, str):
+        expr += rng.choice(MARKUP_TEXT + MARKUP_ANY)
+    elif roll > 0.7 and markup and isinstance(node, dict):
+        expr += rng.choice([" | xmlattr", " | xmlattr(false)", " | xmlattr | forceescape"]
+                           + MARKUP_ANY)
+    elif roll > 0.7 and markup:
+        expr += rng.choice(MARKUP_ANY + [" | wordwrap(3)"])
+    elif roll > 0.85 and isinstance(node, str):
         expr += rng.choice([" | upper", " | length", ' | replace("-", "_")', ".split('-')",
                             " | center(9)", " | wordcount", " | truncate(7)", " | truncate(5, true, '~')"])
     elif roll > 0.85 and isinstance(node, (int, float)) and not isinstance(node, bool):
@@ -284,6 +296,17 @@ def lookup(rng, data):
 
 
 TUPLES = False
+# Jinja2's HTML, wrapping and JSON filters (forceescape, xmlattr, wordwrap, striptags, urlize, tojson,
+# escape), and strings with markup, URLs and hyphenated words to give them.
+MARKUP_STRINGS = ["<b>x</b> & y", "see www.example.com.", "well-known long-hyphenated words",
+                  "a--b c", "mail me@example.com", "<!-- c --><i>it</i> &amp; &copy",
+                  "(http://example.org/a_(b))", "supercalifragilistic"]
+MARKUP_TEXT = [" | wordwrap(5)", " | wordwrap(4, wrapstring='|')", " | wordwrap(3, false, '/')",
+               " | wordwrap(6, break_on_hyphens=false, wrapstring=';')", " | wordwrap(1, wrapstring='.')",
+               " | urlize(8)", " | urlize(nofollow=true, target='_top')", " | striptags | wordwrap(4)",
+               " | e | urlize"]
+MARKUP_ANY = [" | forceescape", " | e", " | escape | escape", " | striptags", " | urlize", " | tojson",
+              " | forceescape | striptags"]
 DICT_OPS = [" | dictsort", " | dictsort | first", " | dictsort | last | join('=')",
             ".items()", ".keys()", ".values()", ".items() | list", " | items | list",
             ".items() | first", " | dictsort | map('first') | list", ".keys() | sort",
@@ -383,6 +406,82 @@ def jinja_main(args):
     sys.exit(1 if failures else 0)
 
 
+# --filters: Jinja2's text filters on random strings (instance data values, so no template
+# escaping gets in the way), many to a template, each result through `tojson` (surrogate
+# pairs made plain text: strata's YAML reader refuses them, see docs), rendered by
+# cloud-init's own templater and by strata; a failing template fails every case in it.
+FILTER_ALPHABETS = {
+    "wrap": list("abcdefghijABXYZ012") + ["-"] * 6 + [" "] * 6 + [
+        "\t", "\n", "é", "日", "½", "²", "_", ".", ",", "!", "?", '"', "'", "&", "<", ">", "\xa0",
+        "\u3000", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\u2028", "—", "\r", "\r\n", "٣", "ǅ",
+        "\u0301"],
+    "strip": list("ab x") + ["<", ">", "<!--", "-->", "&", "#", "x", "X", "1", "9", "0", ";", "amp",
+                            "lt", "copy", "not", "notin", "&#", "&#x", " ", "\t", "\n", "\xa0",
+                            "\x1c", "é", "F", "fffe", "80", "D800", "110000", "AElig", "Afr",
+                            "NotNestedLessLess"],
+    "url": ["http://", "https://", "www.", "example", ".com", ".org", ".io", "mailto:", "@", "a",
+            "(", ")", "<", ">", ".", ",", " ", "-", "_", "%", "1.2.3.4", "[::1]", ":8080", "/p",
+            "?q=1", "#f", "&", "xn--", "é", "ı", "ftp:", "\n", "İ", "COM", "Www."],
+}
+
+
+def filter_case(rng, mode, name):
+    def text(alpha, k):
+        return "".join(rng.choice(alpha) for _ in range(rng.randint(0, k)))
+    v = f"v1.{name}"
+    if mode == "wrap":
+        w = rng.choice([1, 1, 2, 3, 4, 5, 6, 8, 10, 15, 0.5])
+        args = [str(w), rng.choice(["true", "false"]), rng.choice(['"|"', '"\\n"', '""']),
+                rng.choice(["true", "false", "1"])]
+        return text(FILTER_ALPHABETS["wrap"], 40), f"{v} | wordwrap({', '.join(args)})"
+    if mode == "strip":
+        return text(FILTER_ALPHABETS["strip"], 25), f"{v} | striptags"
+    if mode == "url":
+        tail = rng.choice(["", "(5)", "(nofollow=true)", "(extra_schemes=['ftp:'])", "(-3)"])
+        return text(FILTER_ALPHABETS["url"], 12), f"{v} | urlize{tail}"
+    s = text(FILTER_ALPHABETS["strip"] + FILTER_ALPHABETS["wrap"], 20)
+    return s, rng.choice([f"{v} | forceescape", f"{v} | e | e", f"{{'k': {v}, 'n': none}} | xmlattr",
+                          f"{v} | forceescape | striptags", f"[{v}, {{'k': {v}}}] | tojson"])
+
+
+def filters_main(args):
+    import json
+    from cloudinit.templater import render_string
+    from cloudinit.handlers.jinja_template import convert_jinja_instance_data
+    rng = random.Random(args.seed)
+    per = 300
+    total = failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for batch in range(max(1, args.cases // per)):
+            mode = ["wrap", "strip", "url", "esc"][batch % 4]
+            values, exprs = {}, []
+            for i in range(per):
+                values[f"s{i}"], expr = filter_case(rng, mode, f"s{i}")
+                exprs.append(expr)
+            data = {"v1": values}
+            tmpl = "## template: jinja\n#cloud-config\n" + "".join(
+                "k%d: {{ (%s) | tojson | replace('\\\\ud', '|ud') }}\n" % (i, e) for i, e in enumerate(exprs))
+            conv = convert_jinja_instance_data(data, include_key_aliases=True, decode_paths=[])
+            want = yaml.safe_load(render_string(tmpl, conv))
+            data_path, tmpl_path = os.path.join(tmp, "data.json"), os.path.join(tmp, "t.yaml")
+            with open(data_path, "w") as f:
+                json.dump(data, f)
+            with open(tmpl_path, "w") as f:
+                f.write(tmpl)
+            run = subprocess.run([args.strata, "cloud-init", "--output", "json", "--instance-data",
+                                  data_path, tmpl_path], capture_output=True, text=True)
+            got = json.loads(run.stdout) if run.returncode == 0 else {}
+            for i, e in enumerate(exprs):
+                total += 1
+                if got.get(f"k{i}") != want.get(f"k{i}"):
+                    failures += 1
+                    if failures <= 5:
+                        print(f"{mode} {e} {values[f's{i}']!r}\n  cloud-init: {want.get(f'k{i}')!r}\n"
+                              f"  strata:     {got.get(f'k{i}')!r}\n{run.stderr[:500]}")
+    print(f"{total - failures} passed, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jinja", action="store_true", help="jinja template parts with random instance data")
@@ -390,10 +489,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--strata", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "strata"))
     ap.add_argument("--features", action="store_true", help="print how many cases had each YAML construct")
+    ap.add_argument("--filters", action="store_true", help="with --jinja: wordwrap, striptags, urlize, the escaping filters and tojson on random strings, rendered by cloud-init's templater (batches of 300 cases)")
     ap.add_argument("--tuples", action="store_true", help="with --jinja: also dictsort, items(), dict views, tuple literals, %% formatting, list methods")
     args = ap.parse_args()
     global TUPLES
     TUPLES = args.tuples
+    if args.jinja and args.filters:
+        return filters_main(args)
     if args.jinja:
         return jinja_main(args)
     rng = random.Random(args.seed)

@@ -2,7 +2,7 @@
 //! `text/jinja2` part, archive entries) rendered with the instance data and merged as
 //! cloud-init's handler merges them (`fixtures/cloud-init/jinja/handler-expected.json`, recorded
 //! from cloud-init 22.4.2's own handlers), the undefined-variable marker, a template syntax
-//! error, and a jinja part without instance data.
+//! error, a Python exception in a filter, and a jinja part without instance data.
 
 use crate::util::{fixtures, strata};
 
@@ -92,6 +92,26 @@ fn a_syntax_error_drops_the_part_at_its_line() {
         "{err}"
     );
     assert!(strict.stdout.is_empty());
+}
+
+/// A Python exception in a filter (`wordwrap(0)`: textwrap's ValueError, which cloud-init's
+/// handler does not catch; its `run_part` logs it and goes on): the part is dropped, the
+/// others kept; strata warns at the filter.
+#[test]
+fn a_python_exception_in_a_filter_drops_the_part() {
+    let run = render(&["base.yaml", "markup-error.yaml"], &[]);
+    assert!(run.ok().contains("- echo base"), "{}", run.stdout);
+    insta::assert_snapshot!("jinja_filter_exception", run.stderr);
+    let strict = render(&["markup-error.yaml"], &["--strict"]);
+    let err = strict.fails(1);
+    assert!(
+        err.contains("ValueError: invalid width 0 (must be > 0)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("--> cloud-init/jinja/markup-error.yaml:4:26"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -7,11 +7,15 @@
 //! mutable list literals (`pylist`) by rewriting the source (`rewrite`), and errors named as
 //! Jinja2 names them.
 
+mod json;
+mod markup;
 mod printf;
 mod py;
 mod pylist;
 mod rewrite;
 mod text;
+mod urlize;
+mod wrap;
 
 use super::instance::InstanceData;
 use minijinja::machinery::{tokenize, Token};
@@ -88,6 +92,7 @@ pub fn render(payload: &str, data: &InstanceData) -> Rendered {
     env.set_undefined_behavior(UndefinedBehavior::Lenient);
     py::install(&mut env);
     text::install(&mut env);
+    markup::install(&mut env);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.set_fuel(Some(FUEL));
     if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
@@ -230,6 +235,9 @@ fn python_error(detail: &str) -> Option<(&'static str, String)> {
     [
         "TypeError",
         "ValueError",
+        "AttributeError",
+        "AssertionError",
+        "FilterArgumentError",
         "IndexError",
         "KeyError",
         "OverflowError",

@@ -31,18 +31,8 @@ pub(super) fn install(env: &mut Environment<'_>) {
     env.add_filter("items", |v: Value| -> Result<Value, Error> {
         minijinja::filters::items(&v).map(tuples)
     });
-    env.add_filter(
-        "tojson",
-        |v: Value, indent: Option<Value>, kwargs: Kwargs| -> Result<Value, Error> {
-            if let Some(kind) = view_in(&v) {
-                return Err(Error::new(
-                    minijinja::ErrorKind::InvalidOperation,
-                    format!("Object of type {kind} is not JSON serializable"),
-                ));
-            }
-            minijinja::filters::tojson(&v, indent, kwargs)
-        },
-    );
+    // Python's json.dumps(sort_keys=True), as Jinja2's tojson.
+    env.add_filter("tojson", super::json::tojson);
     // Jinja2's `join`, `string`, `upper`, `lower` take Python's `str()` of a value (`1e+22`,
     // not minijinja's `10000000000000000000000.0`).
     env.add_filter("string", |v: Value| -> Value {
@@ -139,19 +129,9 @@ fn attr_path(v: &Value, path: &str) -> Value {
     })
 }
 
-/// The kind of the first dict view in `v` (Python's `json.dumps` refuses them).
-fn view_in(v: &Value) -> Option<&'static str> {
-    if let Some(view) = v.downcast_object_ref::<View>() {
-        return Some(view.kind);
-    }
-    match v.kind() {
-        ValueKind::Map => v
-            .try_iter()
-            .ok()?
-            .find_map(|k| v.get_item(&k).ok().and_then(|item| view_in(&item))),
-        ValueKind::Seq => v.try_iter().ok()?.find_map(|item| view_in(&item)),
-        _ => None,
-    }
+/// Whether `v` is a dict view (`dict.items()`).
+pub(super) fn is_view(v: &Value) -> bool {
+    v.downcast_object_ref::<View>().is_some()
 }
 
 type MinMax = fn(&State, Value, Kwargs) -> Result<Value, Error>;
@@ -202,7 +182,7 @@ fn py_type(v: &Value) -> &'static str {
 /// (a sort compares every pair it leaves side by side). Jinja2's `sort` compares one-item
 /// lists (`make_multi_attrgetter`): equal neighbours are never compared with `<` then
 /// (`equal_ok`); `dictsort`, `min` and `max` compare the values themselves (`op`: `<`, `>`).
-fn comparable(sorted: &Value, equal_ok: bool, op: &str) -> Result<(), Error> {
+pub(super) fn comparable(sorted: &Value, equal_ok: bool, op: &str) -> Result<(), Error> {
     let items: Vec<Value> = sorted.try_iter()?.collect();
     for pair in items.windows(2) {
         if equal_ok && pair[0] == pair[1] {
@@ -284,6 +264,14 @@ impl Object for View {
         let mut out = String::new();
         py_repr(&mut out, &Value::from_dyn_object(self.clone()));
         f.write_str(&out)
+    }
+}
+
+/// Python's type name of a template value, as an exception names it (`dict_items` for a view).
+pub(super) fn py_type_name(value: &Value) -> &'static str {
+    match value.downcast_object_ref::<View>() {
+        Some(view) => view.kind,
+        None => super::printf::type_name(value),
     }
 }
 

@@ -9,7 +9,7 @@
 //! (`a.b`, `a["b"]`) that Jinja2 turns into text where they stand — an operand of `~`, the
 //! right side of a rewritten `%` or an item of its tuple, the value of a text filter
 //! (`upper`, `lower`, `capitalize`, `title`, `trim`, `replace`, `string`, `center`,
-//! `wordcount`) — which `jinja.rs`
+//! `wordcount`, `escape`, `forceescape`, `striptags`, `urlize`) — which `jinja.rs`
 //! wraps so that an undefined one prints cloud-init's marker, as `str()` of Jinja2's
 //! undefined does.
 
@@ -60,6 +60,11 @@ const TEXT_FILTERS: &[&str] = &[
     "string",
     "center",
     "wordcount",
+    "escape",
+    "e",
+    "forceescape",
+    "striptags",
+    "urlize",
 ];
 
 /// The end of a lookup `name(.attr | .0 | ["key"] | [0])*` starting at `i`.

@@ -2,7 +2,11 @@
 //! which cloud-init 22.4 renders with) writes them: `center` (Python's `str.center`),
 //! `wordcount` (runs of word characters), `filesizeformat` (decimal or binary units) and
 //! `truncate` (at a word boundary unless `killwords`, with the environment's default leeway
-//! of 5). Their failures are Python's exceptions, worded as Python words them.
+//! of 5); `wordwrap` comes from `wrap`. Their failures are Python's exceptions, worded as
+//! Python words them; a filter's arguments are bound to its Python parameters as CPython binds
+//! a call (`Signature`: positional, then keywords in the order written, with CPython's
+//! `TypeError`s for an unknown keyword, a parameter given twice, too many positional
+//! arguments, in the order CPython checks them).
 
 use super::printf::type_name;
 use super::py::py_str;
@@ -15,10 +19,75 @@ pub(super) fn install(env: &mut Environment<'_>) {
     env.add_filter("wordcount", wordcount);
     env.add_filter("filesizeformat", filesizeformat);
     env.add_filter("truncate", truncate);
+    env.add_filter("wordwrap", super::wrap::wordwrap);
 }
 
-fn py_error(class: &str, message: impl std::fmt::Display) -> Error {
+/// A Python exception (`TypeError`, `ValueError`, ...) raised inside a filter: `jinja.rs` reads
+/// the class name back from the message.
+pub(super) fn py_error(class: &str, message: impl std::fmt::Display) -> Error {
     Error::new(ErrorKind::InvalidOperation, format!("{class}: {message}"))
+}
+
+/// A filter's Python signature: its function name, the parameters Jinja2 always fills (the
+/// environment or evaluation context, then the filtered value) and the optional ones after them.
+pub(super) struct Signature {
+    pub(super) name: &'static str,
+    pub(super) fixed: &'static [&'static str],
+    pub(super) optional: &'static [&'static str],
+}
+
+impl Signature {
+    /// The value of each optional parameter (`None`: not given, the default applies).
+    pub(super) fn bind(
+        &self,
+        args: &[Value],
+        kwargs: &Kwargs,
+    ) -> Result<Vec<Option<Value>>, Error> {
+        let mut bound: Vec<Option<Value>> = vec![None; self.optional.len()];
+        for (i, arg) in args.iter().take(self.optional.len()).enumerate() {
+            bound[i] = Some(arg.clone());
+        }
+        let keys: Vec<String> = kwargs.args().map(str::to_string).collect();
+        for key in keys {
+            let value: Value = kwargs.get(&key)?;
+            let slot = self.optional.iter().position(|p| *p == key);
+            let given_twice =
+                self.fixed.contains(&key.as_str()) || slot.is_some_and(|i| bound[i].is_some());
+            if given_twice {
+                return Err(py_error(
+                    "TypeError",
+                    format!("{}() got multiple values for argument '{key}'", self.name),
+                ));
+            }
+            match slot {
+                Some(i) => bound[i] = Some(value),
+                None => {
+                    return Err(py_error(
+                        "TypeError",
+                        format!("{}() got an unexpected keyword argument '{key}'", self.name),
+                    ))
+                }
+            }
+        }
+        if args.len() > self.optional.len() {
+            let given = self.fixed.len() + args.len();
+            let most = self.fixed.len() + self.optional.len();
+            let takes = if self.optional.is_empty() {
+                format!(
+                    "{most} positional argument{}",
+                    if most == 1 { "" } else { "s" }
+                )
+            } else {
+                format!("from {} to {most} positional arguments", self.fixed.len())
+            };
+            let were = if given == 1 { "was" } else { "were" };
+            return Err(py_error(
+                "TypeError",
+                format!("{}() takes {takes} but {given} {were} given", self.name),
+            ));
+        }
+        Ok(bound)
+    }
 }
 
 /// `str(value).center(width)`: CPython gives the odd space to the left when the width is odd.
@@ -35,18 +104,13 @@ fn center(value: Value, width: Option<i64>) -> String {
     format!("{}{s}{}", pad(left), pad(marg - left))
 }
 
-/// Python's `\w` for a `str` pattern: letters, digits and numerics of every script, and `_`.
-fn word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
 /// `len(re.findall(r"\w+", str(value)))`.
 fn wordcount(value: Value) -> usize {
     let s = py_str(&value);
     let mut count = 0;
     let mut inside = false;
     for c in s.chars() {
-        let w = word_char(c);
+        let w = super::wrap::is_word(c);
         if w && !inside {
             count += 1;
         }
