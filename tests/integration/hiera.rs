@@ -93,6 +93,9 @@ fn explain_and_explain_levels() {
         &["packages", "--explain-levels"],
         &["backends.1.host", "--explain-levels"],
         &["nothing.here", "--explain-levels"],
+        // The whole document: values found through a nested lookup (`%{lookup(..)}`,
+        // `%{alias(..)}`) keep the level they were found at, not the nested lookup's.
+        &["--explain"],
     ] {
         out.push_str(&format!(
             "== {}\n{}\n\n",
