@@ -356,9 +356,43 @@ impl Timestamp {
     }
 }
 
+/// A string as Python's `json.dumps` writes it with `ensure_ascii` (its default): `"`, `\\`
+/// and the short escapes, every other character outside printable ASCII (`' '..='~'`, so also
+/// DEL) as `\uXXXX`, above U+FFFF as a surrogate pair.
+pub fn json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            c if !(' '..='~').contains(&c) => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_str_is_python_json_dumps() {
+        // /usr/bin/python3 -c 'import json; print(json.dumps("a\"\\\n\x7f\x01é😀\b\f"))'
+        let mut out = String::new();
+        json_str(&mut out, "a\"\\\n\x7f\x01é😀\x08\x0c");
+        assert_eq!(out, r#""a\"\\\n\u007f\u0001\u00e9\ud83d\ude00\b\f""#);
+    }
     use crate::load::{yaml, LoadOptions};
 
     fn v(text: &str) -> Node {

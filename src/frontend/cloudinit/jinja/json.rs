@@ -8,7 +8,7 @@
 
 use super::py::{comparable, py_type_name};
 use super::text::{py_error, Signature};
-use crate::value::py::float_repr;
+use crate::value::py::{float_repr, json_str};
 use minijinja::value::{Kwargs, Rest, Value, ValueKind};
 use minijinja::{Error, ErrorKind, State};
 
@@ -66,30 +66,6 @@ struct Encoder<'a, 's, 'e> {
     indent: Option<&'a str>,
 }
 
-/// A JSON string as Python writes it with `ensure_ascii`.
-fn string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\x08' => out.push_str("\\b"),
-            '\x0c' => out.push_str("\\f"),
-            c if !(' '..='~').contains(&c) => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    out.push_str(&format!("\\u{unit:04x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 fn float(f: f64) -> String {
     if f.is_nan() {
         "NaN".into()
@@ -141,7 +117,7 @@ impl Encoder<'_, '_, '_> {
             ValueKind::Bool => out.push_str(if value.is_true() { "true" } else { "false" }),
             ValueKind::Number if value.is_integer() => out.push_str(&value.to_string()),
             ValueKind::Number => out.push_str(&float(f64::try_from(value.clone())?)),
-            ValueKind::String => string(out, value.as_str().unwrap_or_default()),
+            ValueKind::String => json_str(out, value.as_str().unwrap_or_default()),
             ValueKind::Seq => {
                 let items: Vec<Value> = value.try_iter()?.collect();
                 self.items(out, "[", "]", level, items.len(), |out, i, level| {
@@ -151,7 +127,7 @@ impl Encoder<'_, '_, '_> {
             ValueKind::Map => {
                 let keys = self.sorted_keys(value)?;
                 self.items(out, "{", "}", level, keys.len(), |out, i, level| {
-                    string(out, &self.key(&keys[i])?);
+                    json_str(out, &self.key(&keys[i])?);
                     out.push_str(": ");
                     self.value(out, &value.get_item(&keys[i]).unwrap_or_default(), level)
                 })?;
